@@ -1,0 +1,57 @@
+# Build your own autograd: one Makefile for learners' preview, instructors and CI.
+# Every target installs what it needs on a fresh machine.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUNDLE := site_plugins/runtime/dist/.built
+RUNTIME_SOURCES := $(shell find site_plugins/runtime/src -type f 2>/dev/null) site_plugins/runtime/build.mjs
+
+.PHONY: help setup serve build test test-fast check bench bench-site chromium clean
+
+help:
+	@echo "make serve   set up and serve the course at http://127.0.0.1:8000"
+	@echo "make test    set up (chromium included) and run every test"
+	@echo "make check   prove every exercise: solution passes, starter and mistakes fail"
+	@echo "make build   build the static site into site/"
+	@echo "make bench   engine benchmarks against micrograd"
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(BUNDLE): node_modules/.installed $(RUNTIME_SOURCES)
+	node site_plugins/runtime/build.mjs
+	touch $@
+
+setup: $(VENV)/.installed node_modules/.installed $(BUNDLE)
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+serve: setup
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
+
+build: setup
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+check: $(VENV)/.installed
+	$(PY) -m exercises check
+
+test: setup chromium
+	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest
+
+test-fast: setup
+	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest -m "not e2e"
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/engine_vs_micrograd.py
+
+clean:
+	rm -rf site site_plugins/runtime/dist

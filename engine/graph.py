@@ -1,0 +1,25 @@
+"""Turn the graph behind a `Value` into plain data for the browser's graph views.
+
+The result is JSON-ready: nodes in topological order (each after its inputs)
+with id, label, op, data and grad, and edges from input to output.
+"""
+
+
+def to_graph(root, labels=None):
+    """`labels` maps Value objects to names; a node's own `.label` is used otherwise."""
+    labels = labels or {}
+    order = root.topological_order()
+    ids = {node: i for i, node in enumerate(order)}
+    nodes = [
+        {"id": ids[node],
+         "label": labels.get(node) or node.label,
+         "op": node._op,
+         "data": node.data,
+         "grad": node.grad}
+        for node in order
+    ]
+    edges = [
+        {"source": ids[child], "target": ids[node]}
+        for node in order for child in node._children
+    ]
+    return {"nodes": nodes, "edges": edges}
