@@ -1,0 +1,63 @@
+"""Helpers for hidden tests: reach the learner's definitions, compare numbers.
+
+A failing check raises `TestFailure` (an AssertionError) whose message is what
+the learner reads, so write it to teach.
+"""
+
+import math
+import random
+
+from engine import Value as ReferenceValue  # noqa: F401  (re-exported for tests)
+
+
+class TestFailure(AssertionError):
+    """A hidden test failed; the message is shown to the learner."""
+
+
+class Learner:
+    """The learner's namespace, with helpful failures for missing names."""
+
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    def __getitem__(self, name):
+        if name not in self._namespace:
+            raise TestFailure(f"Your code must define `{name}`; it is missing.")
+        return self._namespace[name]
+
+    def __contains__(self, name):
+        return name in self._namespace
+
+
+def is_number(x):
+    """Only real ints and floats count: a look-alike object cannot fake a result."""
+    return type(x) in (int, float) and math.isfinite(x)
+
+
+def close(actual, expected, tol=1e-6):
+    return is_number(actual) and math.isclose(actual, expected, rel_tol=tol, abs_tol=tol)
+
+
+def expect(condition, message):
+    if not condition:
+        raise TestFailure(message)
+
+
+def expect_number(actual, what):
+    if not is_number(actual):
+        raise TestFailure(f"{what} should be a number, but it is {actual!r}.")
+
+
+def random_inputs(count, n=2, low=-3.0, high=3.0, seed=None):
+    """Random test points, away from zero so products and ratios are informative."""
+    rng = random.Random(seed)
+    points = []
+    while len(points) < count:
+        point = [round(rng.uniform(low, high), 3) for _ in range(n)]
+        if all(abs(x) > 0.25 for x in point) and len(set(point)) == n:
+            points.append(point)
+    return points
+
+
+def fmt(x):
+    return f"{x:.6g}" if is_number(x) else repr(x)

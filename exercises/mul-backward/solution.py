@@ -1,0 +1,41 @@
+class Value:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._children = children
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other))
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):  # done for you; section 4 builds it
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._children:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
+L = (a * b + c) * d
+L.backward()
+print("dL/da =", a.grad, " dL/db =", b.grad)

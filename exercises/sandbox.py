@@ -1,0 +1,185 @@
+"""Run learner code in a fresh namespace, and undo what it did to the interpreter.
+
+Learner code runs in the same interpreter as the grader (CPython for the CLI,
+Pyodide in the browser's worker). It can redefine builtins, swap sys.stdout,
+install trace hooks or patch our modules. `Sandbox` snapshots all of that
+before the learner's code runs and restores it afterwards, using only
+references captured up front, so a patched module cannot stop the restore.
+Modules the learner imported or patched (the reference `engine` included) are
+dropped from sys.modules, so hidden tests import pristine copies.
+
+This protects honest feedback; it is not a security boundary. Client-side
+grading can always be read and bypassed by a determined learner.
+"""
+
+import builtins
+import io
+import sys
+import traceback
+
+LEARNER_FILE = "main.py"
+BLANK = "____"
+OUTPUT_LIMIT = 20_000
+TRUSTED_PREFIXES = ("exercises", "engine")
+# Dropped after every learner run so hidden tests import pristine copies.
+FRESH_MODULES = ("engine", "exercises.checks")
+
+
+class CappedOutput(io.TextIOBase):
+    """A text stream that keeps the first `limit` characters and counts the rest."""
+
+    def __init__(self, limit=OUTPUT_LIMIT):
+        self.limit = limit
+        self.parts = []
+        self.kept = 0
+        self.dropped = 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(len(text), room)
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+    @property
+    def truncated(self):
+        return self.dropped > 0
+
+
+class Sandbox:
+    """Snapshot interpreter state now; `restore()` puts it back."""
+
+    def __init__(self):
+        self._builtins = dict(builtins.__dict__)
+        self._modules = dict(sys.modules)
+        self._trusted = {name: dict(mod.__dict__) for name, mod in sys.modules.items()
+                         if name.split(".")[0] in TRUSTED_PREFIXES and mod is not None}
+        self._functions, self._classes = _snapshot_objects(self._trusted.values())
+        self._streams = (sys.stdout, sys.stderr, sys.stdin)
+        self._hooks = (sys.gettrace(), sys.getprofile(), sys.displayhook, sys.excepthook)
+        self._recursion_limit = sys.getrecursionlimit()
+        self.restore = self._make_restore()
+
+    def _make_restore(self):
+        # Everything the restore needs is captured here, as locals of this closure.
+        saved_builtins, live_builtins = self._builtins, builtins.__dict__
+        saved_modules, live_modules = self._modules, sys.modules
+        trusted = [(saved_modules[name], state) for name, state in self._trusted.items()]
+        functions, classes = self._functions, self._classes
+        set_attr, del_attr, type_dict = setattr, delattr, vars
+        streams, hooks, limit = self._streams, self._hooks, self._recursion_limit
+        clear, update, keys = dict.clear, dict.update, dict.keys
+        settrace, setprofile, setlimit = sys.settrace, sys.setprofile, sys.setrecursionlimit
+        sys_module, prefixes, fresh = sys, TRUSTED_PREFIXES, FRESH_MODULES
+
+        def is_fresh(name):
+            return any(name == f or name.startswith(f + ".") for f in fresh)
+
+        def restore():
+            settrace(None)
+            setprofile(None)
+            settrace(hooks[0])
+            setprofile(hooks[1])
+            sys_module.displayhook, sys_module.excepthook = hooks[2], hooks[3]
+            sys_module.stdout, sys_module.stderr, sys_module.stdin = streams
+            setlimit(limit)
+            clear(live_builtins)
+            update(live_builtins, saved_builtins)
+            for module, state in trusted:
+                clear(module.__dict__)
+                update(module.__dict__, state)
+            for fn, attrs in functions:
+                for attr, value in attrs:
+                    set_attr(fn, attr, value)
+            for cls, saved in classes:
+                for key in [k for k in type_dict(cls) if k not in saved]:
+                    del_attr(cls, key)
+                for key, value in saved.items():
+                    if key not in ("__dict__", "__weakref__", "__doc__") and type_dict(cls).get(key) is not value:
+                        set_attr(cls, key, value)
+            for name in list(keys(live_modules)):
+                if name not in saved_modules or is_fresh(name):
+                    del live_modules[name]
+            for name, module in saved_modules.items():
+                if name.split(".")[0] in prefixes and not is_fresh(name):
+                    live_modules[name] = module
+        return restore
+
+
+FUNCTION_ATTRS = ("__code__", "__defaults__", "__kwdefaults__")
+
+
+def _snapshot_objects(module_states):
+    """Functions (code, defaults) and classes (their dicts) defined in our modules,
+    so a patch like `grade.__code__ = ...` or `Learner.__getitem__ = ...` is undone."""
+    functions, classes, seen = [], [], set()
+    for state in module_states:
+        for value in state.values():
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, type) and value.__module__.split(".")[0] in TRUSTED_PREFIXES:
+                classes.append((value, dict(vars(value))))
+                members = list(vars(value).values())
+            else:
+                members = [value]
+            for member in members:
+                fn = getattr(member, "__func__", member)
+                if type(fn).__name__ == "function":
+                    functions.append((fn, [(a, getattr(fn, a)) for a in FUNCTION_ATTRS]))
+    return functions, classes
+
+
+def fresh_namespace():
+    return {"__name__": "__main__", "__builtins__": builtins.__dict__.copy()}
+
+
+def find_blank(code):
+    """Line number of the first ____ blank left in the code, or None."""
+    import tokenize
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.NAME and tok.string == BLANK:
+                return tok.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return None
+
+
+def describe_syntax_error(error, code):
+    lines = code.splitlines()
+    line = error.lineno or 0
+    text = lines[line - 1] if 0 < line <= len(lines) else (error.text or "").rstrip("\n")
+    caret = ""
+    if error.offset and text:
+        caret = "\n    " + " " * len(text[: error.offset - 1].expandtabs()) + "^"
+    kind = type(error).__name__
+    return {
+        "type": kind, "message": error.msg, "line": line,
+        "traceback": f"{kind} on line {line}: {error.msg}\n    {text.expandtabs()}{caret}",
+    }
+
+
+def describe_exception(error, code):
+    """A short traceback that shows only the learner's own lines."""
+    lines = code.splitlines()
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == LEARNER_FILE]
+    out = []
+    for frame in frames[-5:]:
+        where = f"line {frame.lineno}" + ("" if frame.name == "<module>" else f", in {frame.name}")
+        source = lines[frame.lineno - 1].strip() if 0 < frame.lineno <= len(lines) else ""
+        out.append(f"  {where}\n    {source}")
+    message = str(error)
+    head = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    text = ("Traceback (your code):\n" + "\n".join(out) + "\n" if out else "") + head
+    return {"type": type(error).__name__, "message": message,
+            "line": frames[-1].lineno if frames else None, "traceback": text}
