@@ -7,8 +7,8 @@ beyond the standard library.
 
 from .engine import Value
 from .gradcheck import check_gradients, finite_difference
-from .graph import to_graph
+from .graph import backward_steps, to_graph
 from .nn import MLP, Layer, Module, Neuron
 
 __all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "to_graph",
-           "finite_difference", "check_gradients"]
+           "finite_difference", "check_gradients", "backward_steps"]

@@ -23,3 +23,24 @@ def to_graph(root, labels=None):
         for node in order for child in node._children
     ]
     return {"nodes": nodes, "edges": edges}
+
+
+def backward_steps(root, labels=None):
+    """The backward pass one node at a time, for step-through views.
+
+    Runs the same algorithm as `Value.backward()` and records every node's grad
+    after the start (output grad = 1) and after each `_backward` call.
+    Returns [{"visit": node id or None, "grads": [...]}, ...].
+    """
+    order = root.topological_order()
+    for node in order:
+        node.grad = 0.0
+    root.grad = 1.0
+    steps = [{"visit": None, "grads": [n.grad for n in order]}]
+    for i in range(len(order) - 1, -1, -1):
+        node = order[i]
+        if not node._children:
+            continue
+        node._backward()
+        steps.append({"visit": i, "grads": [n.grad for n in order]})
+    return steps

@@ -174,3 +174,16 @@ def test_training_fits_the_eight_points():
         losses.append(loss.data)
     assert losses[-1] < 0.05 * losses[0], (losses[0], losses[-1])
     assert all(math.copysign(1, model(x).data) == y for x, y in zip(xs, ys))
+
+
+def test_backward_steps_end_where_backward_ends():
+    from engine import backward_steps
+    a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
+    L = (a * b + c) * d
+    steps = backward_steps(L)
+    assert steps[0]["grads"][-1] == 1.0 and steps[0]["visit"] is None
+    assert [s["visit"] for s in steps[1:]] == [6, 4, 2]  # L, f, e
+    a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
+    L = (a * b + c) * d
+    L.backward()
+    assert steps[-1]["grads"] == [n.grad for n in L.topological_order()]

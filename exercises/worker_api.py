@@ -1,0 +1,60 @@
+"""What the browser's worker calls: `call(name, args_json)` -> JSON text.
+
+Learner code runs with the JavaScript bridge (`js`, `pyodide`) out of reach, so
+it cannot post a forged verdict to the page or rewrite the worker. This raises
+the bar; it is not a wall (see the instructor guide on client-side grading).
+"""
+
+import json
+import sys
+
+from engine.labs import level_graph
+
+from . import catalog, grader
+
+BLOCKED_ROOTS = ("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "gc")
+
+
+class _Blocker:
+    """A meta-path finder that refuses the JavaScript bridge."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED_ROOTS:
+            raise ImportError(f"`import {name}` is not available in exercises")
+        return None
+
+
+def _without_js_bridge(fn, *args):
+    hidden = {n: m for n, m in sys.modules.items() if n.split(".")[0] in BLOCKED_ROOTS}
+    saved_path = list(sys.meta_path)
+    for name in hidden:
+        del sys.modules[name]
+    sys.meta_path[:] = [_Blocker()] + [f for f in saved_path
+                                       if "js" not in type(f).__name__.lower()]
+    try:
+        return fn(*args)
+    finally:
+        sys.meta_path[:] = saved_path
+        sys.modules.update(hidden)
+
+
+def check(exercise_id, code):
+    exercise = catalog.load(exercise_id)
+    return _without_js_bridge(grader.grade, exercise, code)
+
+
+def run(code, timeout_seconds=10.0):
+    return _without_js_bridge(grader.run, code, timeout_seconds)
+
+
+def lab_graph(a, b, c, d):
+    return level_graph(float(a), float(b), float(c), float(d))
+
+
+API = {"check": check, "run": run, "lab_graph": lab_graph}
+
+
+def call(name, args_json):
+    if name not in API:
+        raise ValueError(f"unknown worker function {name!r}")
+    return json.dumps(API[name](*json.loads(args_json)))

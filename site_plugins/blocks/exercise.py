@@ -1,0 +1,41 @@
+"""`/// exercise | <id>`: a graded code exercise. The body is the prompt."""
+
+import xml.etree.ElementTree as etree
+
+from markdown.util import AtomicString
+
+from pymdownx.blocks.block import Block, type_string
+
+from .errors import CourseBlockError
+
+
+class Exercise(Block):
+    NAME = "exercise"
+    ARGUMENT = True
+    OPTIONS = {"slot": ("", type_string)}
+
+    def on_create(self, parent):
+        exercise_id = (self.argument or "").strip()
+        exercise = self.config["exercises"].get(exercise_id)
+        if exercise is None:
+            known = ", ".join(sorted(self.config["exercises"])) or "none"
+            raise CourseBlockError(f"/// exercise | {exercise_id}: unknown exercise id "
+                                   f"(known: {known}); add exercises/{exercise_id}/")
+        el = etree.SubElement(parent, "div", {
+            "class": "course-exercise",
+            "data-exercise": exercise.id,
+            "data-slot": self.options["slot"] or exercise.id,
+            "data-title": exercise.title,
+            "data-timeout": f"{exercise.timeout_seconds:g}",
+            "data-hints": str(len(exercise.hints)),
+        })
+        etree.SubElement(el, "p", {"class": "course-kind"}).text = "Code"
+        etree.SubElement(el, "div", {"class": "course-exercise__prompt"})
+        # The starter reads (highlighted) without JavaScript; the runtime swaps in an editor.
+        starter = etree.SubElement(el, "div", {"class": "course-exercise__starter"})
+        code = etree.SubElement(etree.SubElement(starter, "pre"), "code", {"class": "language-python"})
+        code.text = AtomicString(exercise.starter)
+        return el
+
+    def on_add(self, block):
+        return block.find("div[@class='course-exercise__prompt']")

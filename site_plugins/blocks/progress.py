@@ -1,0 +1,62 @@
+"""Blocks about progress through a level: header, locks, the skip quiz, recap, course map."""
+
+import xml.etree.ElementTree as etree
+
+from pymdownx.blocks.block import Block, type_number
+
+from .errors import CourseBlockError
+
+
+def _id_argument(block, what):
+    value = (block.argument or "").strip()
+    if not value:
+        raise CourseBlockError(f"/// {block.NAME}: {what} is required, e.g. `/// {block.NAME} | my-id`")
+    return value
+
+
+class Level(Block):
+    """The level's header: its id ties questions, exercises and stars together."""
+    NAME = "level"
+    ARGUMENT = True
+
+    def on_create(self, parent):
+        level = _id_argument(self, "the level id")
+        return etree.SubElement(parent, "div", {"class": "course-level", "data-level": level})
+
+
+class Locked(Block):
+    """Opens once the named question or exercise is answered (or the level is cleared)."""
+    NAME = "locked"
+    ARGUMENT = True
+
+    def on_create(self, parent):
+        after = _id_argument(self, "the id of the question or exercise that unlocks it")
+        return etree.SubElement(parent, "div", {"class": "course-locked", "data-after": after})
+
+
+class Quiz(Block):
+    """The skip-level test: every question and exercise inside counts."""
+    NAME = "quiz"
+    ARGUMENT = None
+    OPTIONS = {"stars": (3, type_number)}
+
+    def on_create(self, parent):
+        return etree.SubElement(parent, "section", {"class": "course-quiz"})
+
+
+class Recap(Block):
+    """Opens once the level is cleared."""
+    NAME = "recap"
+    ARGUMENT = None
+
+    def on_create(self, parent):
+        return etree.SubElement(parent, "section", {"class": "course-recap"})
+
+
+class CourseMap(Block):
+    """A list of links with data-level attributes; the runtime adds each level's state."""
+    NAME = "course-map"
+    ARGUMENT = None
+
+    def on_create(self, parent):
+        return etree.SubElement(parent, "nav", {"class": "course-map", "aria-label": "Course map"})

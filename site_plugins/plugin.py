@@ -1,0 +1,109 @@
+"""The MkDocs plugin `course`: registers the course's Markdown blocks and puts the
+browser runtime into the built site.
+
+Into `site/assets/course/` it writes the JS/CSS bundle, the worker, `course.zip`
+(the `engine` and `exercises` packages with each exercise's hidden tests, not
+its solution) and one JSON file per exercise (starter, hints, solution: fetched
+only when the learner asks). Pyodide is copied, self-hosted, into
+`site/assets/pyodide/`. Nothing is loaded from another origin.
+"""
+
+import hashlib
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.config_options import ExtraScriptValue
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+import engine
+from exercises.catalog import ExerciseError, load_all
+
+from .blocks import CourseBlocksExtension
+from .packaging import course_zip
+
+log = get_plugin_logger(__name__)
+
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "pyodide-lock.json")
+ASSETS = "assets/course"
+UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
+
+
+class CourseConfig(base.Config):
+    exercises_dir = c.Dir(exists=True, default="exercises")
+    pyodide_dir = c.Dir(exists=True, default="node_modules/pyodide")
+    runtime_dir = c.Type(str, default="site_plugins/runtime/dist")
+    watchdog_seconds = c.Type((int, float), default=5)
+
+
+class CoursePlugin(BasePlugin[CourseConfig]):
+    def on_config(self, config):
+        try:
+            self.exercises = load_all(self.config.exercises_dir)
+        except ExerciseError as e:
+            raise PluginError(f"course: {e}") from None
+        self.runtime = Path(self.config.runtime_dir)
+        manifest_path = self.runtime / "manifest.json"
+        if not manifest_path.is_file():
+            raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
+                              "(npm ci, then node site_plugins/runtime/build.mjs)")
+        self.manifest = json.loads(manifest_path.read_text())
+        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(self.config.exercises_dir), self.exercises)
+        self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
+        self.runtime_meta = html.escape(json.dumps({
+            "zip": self.zip_name, "worker": self.manifest["worker.js"],
+            "watchdogSeconds": self.config.watchdog_seconds,
+        }), quote=True)
+        config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
+        config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
+        script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
+        script.type = "module"
+        config.extra_javascript.append(script)
+        return config
+
+    def on_post_build(self, config):
+        site = Path(config.site_dir)
+        assets = site / ASSETS
+        if assets.exists():
+            shutil.rmtree(assets)
+        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
+        (assets / self.zip_name).write_bytes(self.zip_bytes)
+        (assets / "exercises").mkdir()
+        for exercise in self.exercises.values():
+            (assets / "exercises" / f"{exercise.id}.json").write_text(
+                json.dumps(exercise.public_data()), encoding="utf-8")
+        pyodide = site / "assets" / "pyodide"
+        pyodide.mkdir(parents=True, exist_ok=True)
+        for name in PYODIDE_FILES:
+            _copy_if_changed(Path(self.config.pyodide_dir) / name, pyodide / name)
+        log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
+                 len(self.zip_bytes) // 1024)
+
+    def on_page_content(self, html_text, page, config, files):
+        """A block whose options do not validate is left as plain text by pymdownx.blocks;
+        fail the build instead of shipping a silently broken page."""
+        match = UNREAD_BLOCK.search(html_text)
+        if match:
+            raise PluginError(f"course: {page.file.src_path}: this block could not be read "
+                              f"(check its options): {match.group(0)[3:80]!r}")
+        return html_text
+
+    def on_post_page(self, output, page, config):
+        """Tell the runtime where its hashed files are (one meta tag, no extra request)."""
+        meta = f'<meta name="course-runtime" content="{self.runtime_meta}">'
+        return output.replace("</head>", f"{meta}\n</head>", 1)
+
+
+def _copy_if_changed(source, target):
+    if not source.is_file():
+        raise PluginError(f"course: missing {source}: run `npm ci`")
+    if target.is_file() and target.stat().st_size == source.stat().st_size \
+            and target.stat().st_mtime >= source.stat().st_mtime:
+        return
+    shutil.copy2(source, target)

@@ -1,0 +1,45 @@
+// Bundle the browser runtime with esbuild: minified ES modules with content hashes.
+//   course.js   every page: progress, questions, locks, quiz, lab, Python client
+//   editor-*.js split chunk, loaded only on pages with an exercise (CodeMirror 6)
+//   worker.js   the module Web Worker that runs Pyodide
+//   course.css  styles
+// Writes dist/manifest.json mapping each entry to its hashed file name.
+import { build } from "esbuild";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outdir = join(here, "dist");
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+
+const result = await build({
+  entryPoints: {
+    course: join(here, "src/course.js"),
+    worker: join(here, "src/worker.js"),
+    "course-style": join(here, "src/course.css"),
+  },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  minify: process.env.MINIFY !== "0",
+  sourcemap: process.env.MINIFY === "0" ? "inline" : false,
+  target: "es2020",
+  outdir,
+  entryNames: "[name].[hash]",
+  chunkNames: "chunks/[name].[hash]",
+  metafile: true,
+  legalComments: "linked",
+  logLevel: "warning",
+});
+
+const entries = { "src/course.js": "course.js", "src/worker.js": "worker.js", "src/course.css": "course.css" };
+const manifest = {};
+for (const [file, info] of Object.entries(result.metafile.outputs)) {
+  const source = info.entryPoint && relative(here, resolve(info.entryPoint)).replace(/\\/g, "/");
+  if (!(source in entries) || file.endsWith(".map")) continue;
+  manifest[entries[source]] = relative(outdir, resolve(file)).replace(/\\/g, "/");
+}
+writeFileSync(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+console.log("runtime bundle:", manifest);

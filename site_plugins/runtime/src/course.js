@@ -1,0 +1,57 @@
+// The course's browser runtime, on every page (Material's extra_javascript).
+// Starts Python when the page is idle, then brings the page's blocks to life
+// on first load and after every instant navigation (Material's document$).
+import { mountLab } from "./lab.js";
+import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
+import { onProgress, progress } from "./progress.js";
+import { mountQuestion } from "./questions.js";
+import { python, startWhenIdle } from "./runtime.js";
+import { installShortcuts } from "./shortcuts.js";
+import { mountProgressTools } from "./transfer.js";
+
+let editorModule = null;
+function loadEditor() {
+  editorModule = editorModule || Promise.all([import("./editor.js"), import("./exercise.js")]);
+  return editorModule;
+}
+
+function showNotices() {
+  const box = document.querySelector(".course-notices") || (() => {
+    const article = document.querySelector("article") || document.body;
+    const div = document.createElement("div");
+    div.className = "course-notices admonition warning";
+    div.setAttribute("role", "status");
+    article.prepend(div);
+    return div;
+  })();
+  box.replaceChildren(...progress.notices.map((text) => Object.assign(document.createElement("p"), { textContent: text })));
+}
+
+async function mount() {
+  const root = document.querySelector("article") || document.body;
+  installShortcuts();
+  if (progress.notices.length) showNotices();
+  const level = pageLevel(root) || location.pathname;
+  root.querySelectorAll(".course-question").forEach((el) => mountQuestion(el, { level }));
+  root.querySelectorAll(".course-lab").forEach((el) => mountLab(el));
+  renderCourseMap(root);
+  mountProgressTools(root);
+  const exercises = root.querySelectorAll(".course-exercise");
+  if (exercises.length || root.querySelector(".course-lab")) startWhenIdle();
+  if (exercises.length) {
+    const [{ createEditor }, { mountExercise }] = await loadEditor();
+    await Promise.all([...exercises].map((el) => mountExercise(el, { level, createEditor })));
+  }
+  mountLevel(root);
+}
+
+onProgress(({ notice }) => { if (notice) showNotices(); });
+
+if (python()) startWhenIdle();
+if (globalThis.document$ && typeof globalThis.document$.subscribe === "function") {
+  globalThis.document$.subscribe(() => { mount(); });
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", mount);
+} else {
+  mount();
+}

@@ -1,0 +1,166 @@
+// A graded code exercise: editor, Run / Check / Stop / Reset / Hint / Show answer,
+// results in a live region, code saved as the learner types.
+import { progress } from "./progress.js";
+import { python } from "./runtime.js";
+import { renderVerdict } from "./verdict.js";
+
+const KEYS_HELP = "Enter keeps the indent · Tab indents · Esc then Tab leaves the editor · Ctrl/⌘ + Enter checks";
+const publicData = new Map();
+
+function button(label, className) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `md-button course-button ${className || ""}`;
+  b.textContent = label;
+  return b;
+}
+
+async function exerciseData(id) {
+  if (!publicData.has(id)) {
+    const url = new URL(`exercises/${id}.json`, python().assetsBase);
+    publicData.set(id, fetch(url).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      return r.json();
+    }));
+  }
+  return publicData.get(id);
+}
+
+export async function mountExercise(root, { level, createEditor }) {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = "true";
+  const { exercise, slot, title } = root.dataset;
+  const timeoutMs = Number(root.dataset.timeout || 5) * 1000;
+  const hintCount = Number(root.dataset.hints || 0);
+  const starterEl = root.querySelector(".course-exercise__starter");
+  const starter = starterEl.querySelector("code").textContent;
+  const saved = progress.code(slot);
+
+  const host = document.createElement("div");
+  host.className = "course-editor";
+  starterEl.replaceWith(host);
+  const keys = document.createElement("p");
+  keys.className = "course-keys";
+  keys.textContent = KEYS_HELP;
+
+  const bar = document.createElement("div");
+  bar.className = "course-toolbar";
+  const run = button("Run");
+  const check = button("Check", "md-button--primary");
+  const stop = button("Stop", "course-stop");
+  stop.hidden = true;
+  const reset = button("Reset");
+  const hint = button("Hint");
+  const show = button("Show answer");
+  const loading = document.createElement("span");
+  loading.className = "course-python-status";
+  bar.append(run, check, stop, reset, hint, show, loading);
+
+  const result = document.createElement("div");
+  result.className = "course-result";
+  result.setAttribute("role", "status");
+  result.setAttribute("aria-live", "polite");
+  const hints = document.createElement("ol");
+  hints.className = "course-hints";
+  hints.setAttribute("aria-label", "Hints");
+  const solution = document.createElement("div");
+  solution.className = "course-solution";
+  solution.hidden = true;
+  host.after(keys, bar, result, hints, solution);
+
+  let saveTimer = null;
+  const editor = createEditor(host, {
+    doc: saved ?? starter,
+    label: `Code editor: ${title}`,
+    onChange: (text) => {
+      clearTimeout(saveTimer);
+      saveTimer = setTimeout(() => progress.saveCode(slot, text), 300);
+    },
+    onCheck: () => check.click(),
+  });
+  addEventListener("pagehide", () => progress.saveCode(slot, editor.getCode()));
+
+  const rt = python();
+  const showState = () => {
+    const waiting = rt.state !== "ready";
+    loading.textContent = rt.state === "failed" ? rt.progress : waiting ? `${rt.progress || "Loading Python…"} You can type already.` : "";
+    for (const b of [run, check]) {
+      b.setAttribute("aria-label", waiting && rt.state !== "failed" ? `${b.textContent} (Python is loading)` : b.textContent);
+    }
+  };
+  rt.addEventListener("state", showState);
+  showState();
+
+  let busy = false;
+  async function execute(mode) {
+    if (busy) return;
+    busy = true;
+    const code = editor.getCode();
+    progress.saveCode(slot, code);
+    run.disabled = check.disabled = true;
+    result.dataset.state = "running";
+    result.textContent = rt.state === "ready" ? "Running…" : "Waiting for Python to load, then running…";
+    const onStart = () => { stop.hidden = false; result.textContent = "Running…"; };
+    try {
+      const verdict = mode === "check"
+        ? await rt.call("check", [exercise, code], { timeoutMs, onStart })
+        : await rt.call("run", [code, timeoutMs / 1000 * 2], { timeoutMs: timeoutMs * 2, onStart });
+      renderVerdict(result, verdict, { mode });
+      if (mode === "check") {
+        const item = progress.item(level, slot);
+        if (verdict.passed && !item.solved) progress.update(level, slot, { solved: true });
+        root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed } }));
+      }
+    } catch (error) {
+      renderVerdict(result, { passed: false, summary: `Something went wrong while running your code: ${error.message}. Your code is kept.`, tests: [] });
+    } finally {
+      busy = false;
+      stop.hidden = true;
+      run.disabled = check.disabled = false;
+    }
+  }
+
+  run.addEventListener("click", () => execute("run"));
+  check.addEventListener("click", () => execute("check"));
+  stop.addEventListener("click", () => rt.stop(null, "stop"));
+  reset.addEventListener("click", () => {
+    if (!confirm("Reset this exercise to its starting code? Your changes will be lost.")) return;
+    editor.setCode(starter);
+    progress.saveCode(slot, starter);
+    result.replaceChildren();
+    editor.focus();
+  });
+
+  let hintsShown = 0;
+  const hintState = progress.item(level, slot);
+  hint.addEventListener("click", async () => {
+    if (!hintCount) return;
+    const data = await exerciseData(exercise);
+    if (hintsShown < data.hints.length) {
+      const li = document.createElement("li");
+      li.textContent = data.hints[hintsShown];
+      hints.append(li);
+      hintsShown += 1;
+    }
+    hint.textContent = hintsShown < data.hints.length ? `Hint (${hintsShown} of ${data.hints.length})` : "No more hints";
+    hint.disabled = hintsShown >= data.hints.length;
+    progress.update(level, slot, { hints: Math.max(hintsShown, hintState.hints || 0) });
+  });
+  if (!hintCount) hint.hidden = true;
+
+  show.addEventListener("click", async () => {
+    if (!solution.hidden) return;
+    if (!confirm("Show the answer? It is yours to read, but it will not count for stars.")) return;
+    const data = await exerciseData(exercise);
+    const head = document.createElement("p");
+    head.textContent = "One correct answer:";
+    const pre = document.createElement("pre");
+    pre.textContent = data.solution;
+    solution.replaceChildren(head, pre);
+    solution.hidden = false;
+    show.disabled = true;
+    progress.update(level, slot, { shown: true });
+  });
+
+  return editor;
+}

@@ -1,0 +1,175 @@
+// A level's progress: locked sections, the skip-level quiz, stars, the recap,
+// the level header, and the course map on the home page.
+import { progress } from "./progress.js";
+
+const STAR_COUNT = 3;
+
+export function starsText(stars) {
+  return "★".repeat(stars) + "☆".repeat(STAR_COUNT - stars);
+}
+
+export function pageLevel(root) {
+  const header = root.querySelector(".course-level[data-level]");
+  return header ? header.dataset.level : null;
+}
+
+function itemId(el) {
+  return el.dataset.question || el.dataset.slot;
+}
+
+/** Everything on the page that can be solved, split into quiz items and the rest. */
+function items(root) {
+  const all = [...root.querySelectorAll(".course-question, .course-exercise")];
+  const inQuiz = (el) => !!el.closest(".course-quiz");
+  return { quiz: all.filter(inQuiz), work: all.filter((el) => !inQuiz(el)) };
+}
+
+export function starsForWork(shownCount) {
+  if (shownCount === 0) return 3;
+  return shownCount <= 2 ? 2 : 1;
+}
+
+/** Decide whether the level is cleared, and with how many stars. */
+export function evaluateLevel(root, level) {
+  const { quiz, work } = items(root);
+  const state = progress.level(level);
+  const info = (el) => progress.item(level, itemId(el));
+  let stars = state.stars || 0;
+  let via = state.via || "";
+  if (quiz.length && quiz.every((el) => info(el).solved && !info(el).shown)) {
+    if (stars < STAR_COUNT) { stars = STAR_COUNT; via = "quiz"; }
+  }
+  if (work.length && work.every((el) => info(el).solved)) {
+    const shown = work.filter((el) => info(el).shown).length;
+    const earned = starsForWork(shown);
+    if (earned > stars) { stars = earned; via = "work"; }
+  }
+  const cleared = stars > 0;
+  const solved = [...quiz, ...work].filter((el) => info(el).solved).length;
+  if (cleared !== state.cleared || stars !== state.stars || via !== state.via || (solved > 0) !== !!state.started) {
+    progress.setLevel(level, { cleared, stars, via, started: solved > 0 });
+  }
+  return { cleared, stars, via, solved, total: quiz.length + work.length, workTotal: work.length,
+    workSolved: work.filter((el) => info(el).solved).length };
+}
+
+function lockNotice(text) {
+  const p = document.createElement("p");
+  p.className = "course-lock-notice";
+  p.textContent = text;
+  return p;
+}
+
+export function applyLocks(root, level, cleared) {
+  for (const section of root.querySelectorAll(".course-locked")) {
+    const open = cleared || progress.item(level, section.dataset.after).solved;
+    section.classList.toggle("is-locked", !open);
+    for (const child of section.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !open;
+    let notice = section.querySelector(":scope > .course-lock-notice");
+    if (!open && !notice) section.prepend(lockNotice("🔒 Answer the question above to unlock"));
+    if (open && notice) notice.remove();
+  }
+  for (const recap of root.querySelectorAll(".course-recap")) {
+    recap.classList.toggle("is-locked", !cleared);
+    for (const child of recap.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !cleared;
+    let notice = recap.querySelector(":scope > .course-lock-notice");
+    if (!cleared && !notice) recap.prepend(lockNotice("🔒 The recap opens once you clear the level: pass the short test, or answer every question and exercise."));
+    if (cleared && notice) notice.remove();
+  }
+}
+
+export function renderHeader(root, level, status) {
+  const header = root.querySelector(".course-level");
+  if (!header) return;
+  if (!header.dataset.mounted) {
+    header.dataset.mounted = "true";
+    const stars = document.createElement("p");
+    stars.className = "course-stars";
+    const text = document.createElement("p");
+    text.className = "course-level__status";
+    text.setAttribute("role", "status");
+    const reset = document.createElement("button");
+    reset.type = "button";
+    reset.className = "md-button course-button";
+    reset.textContent = "Reset my progress";
+    reset.addEventListener("click", () => {
+      if (!confirm("Reset your progress on this level? Your answers, code and stars for it will be forgotten.")) return;
+      resetLevel(root, level);
+      location.reload();
+    });
+    header.append(stars, text, reset);
+  }
+  const stars = header.querySelector(".course-stars");
+  stars.textContent = starsText(status.stars);
+  stars.setAttribute("aria-label", `${status.stars} of ${STAR_COUNT} stars`);
+  header.querySelector(".course-level__status").textContent = status.cleared
+    ? `Level cleared${status.via === "quiz" ? " through the short test" : ""}. Every section is open.`
+    : `${status.workSolved} of ${status.workTotal} questions and exercises done.`;
+}
+
+function resetLevel(root, level) {
+  delete progress.data.levels[level];
+  for (const el of root.querySelectorAll(".course-exercise")) delete progress.data.code[el.dataset.slot];
+  progress.save();
+}
+
+export function renderCourseMap(root) {
+  for (const map of root.querySelectorAll(".course-map")) {
+    const last = progress.data.last;
+    let resume = map.querySelector(".course-resume");
+    if (last && last.url && !resume) {
+      resume = document.createElement("p");
+      resume.className = "course-resume";
+      const a = document.createElement("a");
+      a.href = last.url;
+      a.className = "md-button md-button--primary";
+      a.textContent = `Resume: ${last.title}`;
+      resume.append(a);
+      map.prepend(resume);
+    }
+    for (const link of map.querySelectorAll("a[data-level]")) {
+      const state = progress.data.levels[link.dataset.level];
+      let badge = link.parentElement.querySelector(".course-map__state");
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "course-map__state";
+        link.after(badge);
+        if (link.dataset.sideTrip) {
+          const trip = document.createElement("span");
+          trip.className = "course-map__side-trip";
+          trip.textContent = "Side trip";
+          badge.after(trip);
+        }
+      }
+      const label = !state || !state.started && !state.cleared ? "Not started"
+        : state.cleared ? `Cleared ${starsText(state.stars)}` : "In progress";
+      badge.textContent = label;
+      badge.dataset.state = !state ? "new" : state.cleared ? "cleared" : "started";
+      if (state && state.cleared) badge.setAttribute("aria-label", `Cleared, ${state.stars} of ${STAR_COUNT} stars`);
+    }
+  }
+}
+
+export function rememberVisit(level, title) {
+  progress.data.last = { url: location.pathname, title, level };
+  progress.save();
+}
+
+export function mountLevel(root) {
+  const level = pageLevel(root);
+  if (!level) return null;
+  const refresh = () => {
+    const status = evaluateLevel(root, level);
+    applyLocks(root, level, status.cleared);
+    renderHeader(root, level, status);
+    return status;
+  };
+  const scope = root.querySelector(".course-level").closest("article") || document.body;
+  if (!scope.dataset.courseLevelBound) {
+    scope.dataset.courseLevelBound = "true";
+    scope.addEventListener("course:checked", refresh);
+  }
+  rememberVisit(level, document.querySelector("h1")?.textContent?.trim() || level);
+  refresh();
+  return level;
+}

@@ -1,0 +1,128 @@
+// The page's handle on the Python worker: start it early, call functions in it,
+// stop runaway code. One instance for the whole visit (it survives Material's
+// instant navigation, because module scripts are not re-run).
+//
+// Stopping: where the page is cross-origin isolated, a SharedArrayBuffer
+// interrupt raises KeyboardInterrupt inside Python and the worker lives on;
+// otherwise (or if the interrupt is not honoured) the worker is terminated and
+// a fresh one boots.
+
+const GRACE_MS = 1500;
+
+export class PythonRuntime extends EventTarget {
+  constructor({ workerUrl, pyodideUrl, zipUrl }) {
+    super();
+    this.urls = { workerUrl, pyodideUrl, zipUrl };
+    this.worker = null;
+    this.state = "idle"; // idle | loading | ready | failed
+    this.progress = "";
+    this.pending = new Map();
+    this.restarts = 0;
+    this.bootSeconds = null;
+  }
+
+  start() {
+    if (this.worker) return;
+    this.interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+      ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.worker = new Worker(this.urls.workerUrl, { type: "module", name: "python" });
+    this.worker.onmessage = (event) => this.onMessage(event.data || {});
+    this.worker.onerror = (event) => this.setState("failed", `The Python worker failed: ${event.message || "unknown error"}`);
+    this.setState("loading", "Loading Python…");
+    this.worker.postMessage({
+      type: "boot", pyodideUrl: this.urls.pyodideUrl, zipUrl: this.urls.zipUrl,
+      interruptBuffer: this.interrupt ? this.interrupt.buffer : null,
+    });
+  }
+
+  setState(state, progress) {
+    this.state = state;
+    this.progress = progress || "";
+    this.dispatchEvent(new CustomEvent("state", { detail: { state, progress: this.progress } }));
+  }
+
+  onMessage(msg) {
+    if (msg.type === "progress") return this.setState("loading", msg.text);
+    if (msg.type === "ready") {
+      this.bootSeconds = msg.seconds;
+      return this.setState("ready", "");
+    }
+    if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
+    const call = this.pending.get(msg.id);
+    if (!call) return; // not ours: ids are random, a forged message cannot match
+    if (msg.type === "started") {
+      call.started = true;
+      if (call.timeoutMs) call.timer = setTimeout(() => this.stop(call.id, "timeout"), call.timeoutMs);
+      call.onStart && call.onStart();
+      return;
+    }
+    if (msg.type === "result") {
+      this.settle(call);
+      if (msg.ok) call.resolve(msg.result);
+      else {
+        if (msg.fatal) this.restart();
+        call.reject(Object.assign(new Error(msg.error), { fatal: !!msg.fatal }));
+      }
+    }
+  }
+
+  settle(call) {
+    clearTimeout(call.timer);
+    clearTimeout(call.graceTimer);
+    this.pending.delete(call.id);
+  }
+
+  /** Call `fn(*args)` of exercises.worker_api; resolves with its JSON result. */
+  call(fn, args, { timeoutMs = 0, onStart } = {}) {
+    this.start();
+    const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, started: false, stopReason: null });
+      if (this.interrupt) this.interrupt[0] = 0;
+      this.worker.postMessage({ type: "call", id, fn, args });
+    });
+  }
+
+  /** Stop a running call (reason: "stop" or "timeout"). Its promise resolves with a stopped verdict. */
+  stop(id, reason = "stop") {
+    const call = id ? this.pending.get(id) : [...this.pending.values()].find((c) => c.started);
+    if (!call) return;
+    call.stopReason = reason;
+    const finish = () => {
+      this.settle(call);
+      call.resolve(stoppedVerdict(reason));
+    };
+    if (this.interrupt && call.started) {
+      this.interrupt[0] = 2; // SIGINT: Python raises KeyboardInterrupt at its next check
+      const { resolve } = call;
+      call.resolve = (result) => resolve(result && result.status === "stopped" ? stoppedVerdict(reason) : result);
+      call.graceTimer = setTimeout(() => { this.restart(); }, GRACE_MS);
+      return;
+    }
+    finish();
+    this.restart();
+  }
+
+  /** Terminate the worker and boot a new one; every pending call ends as stopped. */
+  restart() {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    this.restarts += 1;
+    for (const call of [...this.pending.values()]) {
+      this.settle(call);
+      call.resolve(stoppedVerdict(call.stopReason || "crash"));
+    }
+    this.start();
+  }
+}
+
+export function stoppedVerdict(reason) {
+  const summary = {
+    timeout: "Your code ran too long and was stopped. Look for a loop that never ends, or a very slow step.",
+    stop: "Stopped. Your code is kept; change it and try again.",
+    crash: "Python stopped unexpectedly (your code may have ended the interpreter). It has been restarted; your code is kept.",
+  }[reason] || "Stopped.";
+  return { status: reason === "timeout" ? "timeout" : "stopped", passed: false, headline: "Not yet",
+    summary, tests: [], stdout: "", stdout_truncated: false, error: null };
+}

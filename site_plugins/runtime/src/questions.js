@@ -1,0 +1,129 @@
+// Number and choice questions: typed answers are read the way people write them.
+import { progress } from "./progress.js";
+
+/** "-6", "−6" (Unicode minus), " -6.0 ", "+6", "6,5" -> a number; null when it is not one. */
+export function parseNumber(text) {
+  const cleaned = String(text).trim()
+    .replace(/[\u2212\u2012\u2013\u2014\uFE63\uFF0D]/g, "-")
+    .replace(/\s+/g, "")
+    .replace(/^(-?\d+),(\d+)$/, "$1.$2");
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
+  const value = Number(cleaned);
+  return Number.isFinite(value) ? value : null;
+}
+
+let counter = 0;
+
+export function mountQuestion(root, { level }) {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = "true";
+  const { question: id, kind, answer, explain } = root.dataset;
+  const tolerance = Number(root.dataset.tolerance || 1e-3);
+  const uid = `course-q-${++counter}`;
+  const state = progress.item(level, id);
+
+  const form = document.createElement("form");
+  form.className = "course-question__form";
+  form.noValidate = true;
+  let readAnswer;
+  let fill;
+  if (kind === "choice") {
+    const list = root.querySelector(".course-question__choices");
+    const fieldset = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.className = "course-visually-hidden";
+    legend.textContent = root.querySelector(".course-question__prompt").textContent.trim();
+    fieldset.append(legend);
+    for (const li of list.querySelectorAll("li")) {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = uid;
+      input.value = li.dataset.choice;
+      label.append(input, document.createTextNode(` ${li.dataset.choice}`));
+      fieldset.append(label);
+    }
+    list.replaceWith(fieldset);
+    readAnswer = () => {
+      const picked = fieldset.querySelector("input:checked");
+      return picked ? picked.value : "";
+    };
+    fill = (value) => {
+      for (const input of fieldset.querySelectorAll("input")) input.checked = input.value === value;
+    };
+  } else {
+    const label = document.createElement("label");
+    label.htmlFor = uid;
+    label.textContent = "Your answer";
+    const input = document.createElement("input");
+    input.id = uid;
+    input.type = "text";
+    input.inputMode = "decimal";
+    input.autocomplete = "off";
+    input.className = "course-question__input";
+    form.append(label, input);
+    readAnswer = () => input.value;
+    fill = (value) => { input.value = value; };
+  }
+  const check = document.createElement("button");
+  check.type = "submit";
+  check.className = "md-button md-button--primary course-button";
+  check.textContent = "Check answer";
+  const show = document.createElement("button");
+  show.type = "button";
+  show.className = "md-button course-button";
+  show.textContent = "Show answer";
+  const feedback = document.createElement("p");
+  feedback.className = "course-feedback";
+  feedback.setAttribute("role", "status");
+  feedback.setAttribute("aria-live", "polite");
+  form.append(check, show);
+  if (kind === "choice") form.prepend(root.querySelector("fieldset"));
+  root.append(form, feedback);
+
+  const markSolved = (message) => {
+    feedback.dataset.state = "right";
+    feedback.textContent = message;
+    root.classList.add("is-solved");
+  };
+  if (state.solved) {
+    fill(state.answer ?? answer);
+    markSolved(state.shown ? `The answer is ${answer}.` : `Right: ${answer}. ${explain || ""}`.trim());
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const given = readAnswer();
+    if (!String(given).trim()) {
+      feedback.dataset.state = "empty";
+      feedback.textContent = kind === "choice" ? "Pick one of the answers first." : "Type a number first, for example -6 or 0.5.";
+      return;
+    }
+    let right;
+    if (kind === "choice") right = given === answer;
+    else {
+      const value = parseNumber(given);
+      if (value === null) {
+        feedback.dataset.state = "empty";
+        feedback.textContent = `“${given}” is not a number I can read. Type digits, like -6 or 2.5.`;
+        return;
+      }
+      right = Math.abs(value - parseNumber(answer)) <= tolerance;
+    }
+    if (right) {
+      progress.update(level, id, { solved: true, answer: String(given).trim() });
+      markSolved(`Right: ${answer}. ${explain || ""}`.trim());
+    } else {
+      feedback.dataset.state = "wrong";
+      feedback.textContent = `Not yet: ${String(given).trim()} is not it. Try again, or open “I got stuck here” if there is one.`;
+    }
+    root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
+  });
+  show.addEventListener("click", () => {
+    if (!confirm("Show the answer? It will not count for stars.")) return;
+    fill(answer);
+    progress.update(level, id, { solved: true, shown: true, answer });
+    markSolved(`The answer is ${answer}. ${explain || ""}`.trim());
+    root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: true } }));
+  });
+}

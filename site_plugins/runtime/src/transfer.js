@@ -1,0 +1,60 @@
+// Export and import of progress as a file, and "Reset all progress" (course map page).
+import { progress } from "./progress.js";
+
+function button(text) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "md-button course-button";
+  b.textContent = text;
+  return b;
+}
+
+export function mountProgressTools(root) {
+  for (const box of root.querySelectorAll(".course-map")) {
+    if (box.dataset.toolsMounted) continue;
+    box.dataset.toolsMounted = "true";
+    const bar = document.createElement("div");
+    bar.className = "course-toolbar course-progress-tools";
+    const message = document.createElement("p");
+    message.setAttribute("role", "status");
+    message.className = "course-feedback";
+    const exportButton = button("Export progress");
+    const importButton = button("Import progress");
+    const resetButton = button("Reset all progress");
+    const file = document.createElement("input");
+    file.type = "file";
+    file.accept = "application/json,.json";
+    file.hidden = true;
+    file.setAttribute("aria-label", "Progress file to import");
+    exportButton.addEventListener("click", () => {
+      const blob = new Blob([progress.export()], { type: "application/json" });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = "autograd-course-progress.json";
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      message.textContent = "Progress saved to autograd-course-progress.json.";
+    });
+    importButton.addEventListener("click", () => file.click());
+    file.addEventListener("change", async () => {
+      const chosen = file.files && file.files[0];
+      if (!chosen) return;
+      try {
+        progress.import(await chosen.text());
+        message.textContent = "Progress imported.";
+        location.reload();
+      } catch (error) {
+        message.textContent = `Could not import: ${error.message}`;
+      }
+    });
+    resetButton.addEventListener("click", () => {
+      if (!confirm("Reset all your progress in this course? Answers, code and stars on every level will be forgotten.")) return;
+      progress.reset();
+      location.reload();
+    });
+    bar.append(exportButton, importButton, resetButton, file);
+    box.after(bar, message);
+  }
+}

@@ -1,0 +1,67 @@
+// The course's one Python: Pyodide in a module Web Worker, for the whole visit.
+//
+// Protocol (main -> worker):
+//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?}
+//   {type: "call", id, fn, args}       fn is a function of exercises.worker_api
+// Worker -> main:
+//   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
+//   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
+//
+// The message handler is installed synchronously, before anything is awaited:
+// a module worker drops messages that arrive before `onmessage` exists.
+
+const post = self.postMessage.bind(self); // captured before any learner code can touch it
+let booting = null;
+let api = null;
+let pyodide = null;
+
+self.onmessage = (event) => {
+  const msg = event.data || {};
+  if (msg.type === "boot") booting = booting || boot(msg);
+  else if (msg.type === "call") handleCall(msg);
+};
+
+async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
+  const started = performance.now();
+  try {
+    post({ type: "progress", text: "Loading Python…" });
+    const [{ loadPyodide }, zip] = await Promise.all([
+      import(pyodideUrl),
+      fetch(zipUrl).then((r) => {
+        if (!r.ok) throw new Error(`course files: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      }),
+    ]);
+    const indexURL = new URL(".", pyodideUrl).href;
+    pyodide = await loadPyodide({ indexURL });
+    post({ type: "progress", text: "Preparing the course…" });
+    pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/course" });
+    if (interruptBuffer) pyodide.setInterruptBuffer(new Uint8Array(interruptBuffer));
+    pyodide.setStdout({ write: (buf) => buf.length });
+    pyodide.setStderr({ write: (buf) => buf.length });
+    pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/course')");
+    api = pyodide.pyimport("exercises.worker_api");
+    const seconds = (performance.now() - started) / 1000;
+    post({ type: "ready", seconds, isolated: !!interruptBuffer });
+  } catch (error) {
+    post({ type: "boot-failed", error: String(error && error.message || error) });
+    throw error;
+  }
+}
+
+async function handleCall({ id, fn, args }) {
+  try {
+    await booting;
+  } catch {
+    post({ type: "result", id, ok: false, error: "Python could not start.", fatal: true });
+    return;
+  }
+  post({ type: "started", id });
+  try {
+    const json = api.call(fn, JSON.stringify(args || []));
+    post({ type: "result", id, ok: true, result: JSON.parse(json) });
+  } catch (error) {
+    const pythonError = pyodide && error instanceof pyodide.ffi.PythonError;
+    post({ type: "result", id, ok: false, error: String(error && error.message || error), fatal: !pythonError });
+  }
+}
