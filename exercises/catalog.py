@@ -59,7 +59,9 @@ def _expect(condition, folder, message):
         raise ExerciseError(f"exercise {folder.name!r}: {message} ({folder / 'exercise.toml'})")
 
 
-def load_exercise(folder):
+def load_exercise(folder, complete=True):
+    """`complete=False` reads only what grading needs (the browser ships no
+    solutions or mistakes); the default reads and validates everything."""
     folder = Path(folder)
     _expect(ID_PATTERN.match(folder.name), folder,
             "the folder name must be lowercase words joined by hyphens")
@@ -81,12 +83,13 @@ def load_exercise(folder):
         _expect(isinstance(entry, dict) and isinstance(entry.get("file"), str)
                 and isinstance(entry.get("message"), str) and entry["message"].strip(), folder,
                 "each [[mistakes]] needs a 'file' and a non-empty 'message'")
-        mistakes.append(Mistake(entry["file"], _read(folder, entry["file"]), entry["message"]))
+        if complete:
+            mistakes.append(Mistake(entry["file"], _read(folder, entry["file"]), entry["message"]))
     unknown = set(meta) - {"title", "level", "hints", "timeout_seconds", "mistakes"}
     _expect(not unknown, folder, f"unknown keys {sorted(unknown)}")
     return Exercise(
         id=folder.name, title=meta["title"], level=meta["level"],
-        starter=_read(folder, "starter.py"), solution=_read(folder, "solution.py"),
+        starter=_read(folder, "starter.py"), solution=_read(folder, "solution.py") if complete else "",
         tests=_read(folder, "tests.py"), hints=tuple(hints), mistakes=tuple(mistakes),
         timeout_seconds=float(timeout), folder=str(folder),
     )
@@ -100,9 +103,9 @@ def load_all(root=HERE):
     return {folder.name: load_exercise(folder) for folder in exercise_folders(root)}
 
 
-def load(exercise_id, root=HERE):
+def load(exercise_id, root=HERE, complete=True):
     folder = Path(root) / exercise_id
     if not ID_PATTERN.match(exercise_id) or not (folder / "exercise.toml").is_file():
         known = ", ".join(f.name for f in exercise_folders(root))
         raise ExerciseError(f"unknown exercise {exercise_id!r}; known: {known}")
-    return load_exercise(folder)
+    return load_exercise(folder, complete)

@@ -163,3 +163,21 @@ def test_grader_state_survives_a_hostile_run():
     assert len([1, 2, 3]) == 3 and abs(-2) == 2
     assert grade(exercise, exercise.solution)["passed"]
     assert not grade(exercise, exercise.starter)["passed"]
+
+
+def test_the_browser_grades_from_what_it_ships():
+    """course.zip carries exercise.toml, starter.py and tests.py only."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from exercises.catalog import HERE, load_exercise
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "sub-backward"
+        folder.mkdir()
+        for name in ("exercise.toml", "starter.py", "tests.py"):
+            shutil.copy(HERE / "sub-backward" / name, folder / name)
+        exercise = load_exercise(folder, complete=False)
+        assert exercise.solution == "" and exercise.mistakes == ()
+        assert grade(exercise, load("sub-backward").solution)["passed"]

@@ -1,0 +1,48 @@
+"""End-to-end fixtures: the built site served locally, Debian's Chromium via Playwright."""
+
+import pytest
+
+from .site_server import build_and_serve
+
+CHROMIUM = "/usr/bin/chromium"
+PYTHON_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM,
+            "args": ["--disable-background-networking", "--disable-component-update", "--no-first-run"]}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    server, url = build_and_serve(tmp_path_factory.mktemp("site"))
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def isolated_site(tmp_path_factory):
+    server, url = build_and_serve(tmp_path_factory.mktemp("site-coi"), isolated=True)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture
+def page(page):
+    page.set_default_timeout(20_000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def wait_for_python(page):
+    page.wait_for_function(PYTHON_READY, timeout=60_000)

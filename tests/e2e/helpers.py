@@ -1,0 +1,62 @@
+"""Small helpers to drive the course's widgets the way a learner does."""
+
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python
+
+LEVEL = "/autograd/"
+
+
+def exercise(page, slot):
+    return page.locator(f'.course-exercise[data-slot="{slot}"]')
+
+
+def question(page, qid):
+    return page.locator(f'.course-question[data-question="{qid}"]')
+
+
+def fill_blanks(page, ex, *answers):
+    """Find each ____ with the editor's own search (Ctrl+F, Enter, Esc) and type over it."""
+    ex.locator(".cm-content").click()
+    for answer in answers:
+        page.keyboard.press("Control+Home")
+        page.keyboard.press("Control+f")
+        page.keyboard.press("Control+a")
+        page.keyboard.type("____")  # typed: the search panel reads its field on keyup
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+        page.keyboard.insert_text(answer)
+
+
+def replace_code(page, ex, code):
+    ex.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def check(ex, timeout=30_000):
+    ex.get_by_role("button", name="Check", exact=True).click()
+    result = ex.locator(".course-result")
+    expect(result).not_to_have_attribute("data-state", "running", timeout=timeout)
+    return result
+
+
+def answer(page, qid, value):
+    q = question(page, qid)
+    if q.get_attribute("data-kind") == "choice":
+        q.get_by_role("radio", name=value, exact=True).check()
+    else:
+        q.get_by_label("Your answer").fill(value)
+    q.get_by_role("button", name="Check answer").click()
+    return q.locator(".course-feedback")
+
+
+def open_level(page, site):
+    page.goto(site + LEVEL)
+    wait_for_python(page)
+
+
+SUB_ANSWER = ("self.grad += out.grad", "other.grad -= out.grad")
+TAIL_ANSWER = "self.grad = 1.0\n        for v in reversed(topo):\n            v._backward()"
+TAIL_FORWARD = "self.grad = 1.0\n        for v in topo:\n            v._backward()"
+MUL_ANSWER = "other.data * out.grad"

@@ -1,0 +1,55 @@
+"""Build the course once per port and serve it the way a static host would.
+
+`isolated=True` adds the COOP/COEP headers that make the page cross-origin
+isolated (SharedArrayBuffer, so runaway code is interrupted, not restarted).
+"""
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def build_site(target, port):
+    manifest = ROOT / "site_plugins/runtime/dist/manifest.json"
+    if not manifest.is_file():
+        raise RuntimeError("The JS bundle is missing: run `make setup` (or `node site_plugins/runtime/build.mjs`).")
+    env = {**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/", "NO_MKDOCS_2_WARNING": "1"}
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
+                   cwd=ROOT, env=env, check=True)
+
+
+class Handler(SimpleHTTPRequestHandler):
+    isolated = False
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript"}
+
+    def end_headers(self):
+        if self.isolated:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory, isolated=False):
+    """Start a server on a free port in a thread; returns (server, port)."""
+    handler = type("CourseHandler", (Handler,), {"isolated": isolated})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def build_and_serve(directory, isolated=False):
+    """Bind first (to know the port), then build with that port as site_url."""
+    server, port = serve(directory, isolated)
+    build_site(directory, port)
+    return server, f"http://127.0.0.1:{port}"
