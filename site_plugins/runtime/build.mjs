@@ -31,6 +31,8 @@ const result = await build({
   chunkNames: "chunks/[name].[hash]",
   metafile: true,
   legalComments: "linked",
+  loader: { ".woff2": "file", ".woff": "file", ".ttf": "file" },
+  assetNames: "fonts/[name].[hash]",
   logLevel: "warning",
 });
 

@@ -29,6 +29,7 @@ function showNotices() {
 
 async function mount() {
   const root = document.querySelector("article") || document.body;
+  if (root.querySelector(".arithmatex")) import("./math.js").then(({ renderMath }) => renderMath(root));
   installShortcuts();
   if (progress.notices.length) showNotices();
   const level = pageLevel(root) || location.pathname;

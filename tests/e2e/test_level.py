@@ -1,0 +1,169 @@
+"""The level "Build your own autograd" end to end: issue 4's learner journeys."""
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .helpers import (LEVEL, MUL_ANSWER, SUB_ANSWER, TAIL_ANSWER, answer, check, exercise,
+                      fill_blanks, open_level, question)
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+
+def solution(exercise_id):
+    return (EXERCISES / exercise_id / "solution.py").read_text()
+
+
+def tab_to(page, target, limit=200):
+    """Press Tab until `target` has the focus, like a keyboard-only learner."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if target.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"could not reach {target} with Tab")
+
+
+def expect_cleared(page, stars=3):
+    header = page.locator(".course-level")
+    expect(header.locator(".course-stars")).to_have_attribute("aria-label", f"{stars} of 3 stars")
+    expect(header).to_contain_text("Level cleared")
+    expect(page.locator(".course-recap")).to_contain_text("You can now")
+    expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_visible()
+    expect(page.locator(".course-lock-notice")).to_have_count(0)
+
+
+def test_keyboard_only_learner_clears_the_level_with_the_skip_quiz(page, site):
+    open_level(page, site)
+    expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
+    expect(exercise(page, "mul-backward")).to_be_hidden()
+
+    for qid, typed in [("quiz-dl-da", "−6"), ("quiz-square", " 6.0 ")]:
+        field = question(page, qid).get_by_label("Your answer")
+        tab_to(page, field)
+        page.keyboard.type(typed)
+        page.keyboard.press("Enter")
+        expect(question(page, qid).locator(".course-feedback")).to_contain_text("Right")
+
+    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-backward-tail", "backward-tail")]:
+        ex = exercise(page, slot)
+        editor = ex.locator(".cm-content")
+        tab_to(page, editor)
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(solution(exercise_id))
+        page.keyboard.press("Control+Enter")
+        expect(ex.locator(".course-result")).to_contain_text("Passed", timeout=30_000)
+        # Esc closes a completion popup if one is open; the next Esc arms Tab to leave the editor
+        page.keyboard.press("Escape")
+        page.keyboard.press("Escape")
+
+    expect_cleared(page)
+    expect(page.locator(".course-level")).to_contain_text("through the short test")
+    expect(exercise(page, "mul-backward")).to_be_visible()
+    page.reload()
+    expect_cleared(page)
+
+    page.goto(site + "/")
+    badge = page.locator(".course-map a[data-level='autograd'] + .course-map__state")
+    expect(badge).to_have_text("Cleared ★★★")
+    expect(page.get_by_role("link", name=re.compile("^Resume: Build your own autograd"))).to_be_visible()
+
+
+def test_learner_works_through_lab_questions_and_exercises(page, site):
+    open_level(page, site)
+    lab = page.locator(".course-lab")
+    main = lab.locator(".course-lab__main")
+    expect(main).to_have_text("Compute e = a · b")
+    labels = []
+    while main.inner_text() != "Start over":
+        labels.append(main.inner_text())
+        main.click()
+    assert labels == ["Compute e = a · b", "Compute f = e + c", "Compute L = f · d",
+                      "Start backward: ∂L/∂L = 1", "Send L's gradient back to f and d",
+                      "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
+    expect(lab.get_by_role("status")).to_contain_text("∂L/∂a = −6, ∂L/∂b = −4")
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 7"))
+
+    lab.get_by_label("Input c").fill("10")  # recomputed by the engine in the worker
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"L: data −32, grad 1"), timeout=20_000)
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad −6"))
+
+    expect(question(page, "dl-da")).to_be_hidden()
+    expect(page.get_by_text("Answer the question above to unlock").first).to_be_visible()
+    expect(answer(page, "dl-dd", "")).to_contain_text("Type a number first")
+    expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
+    expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
+    expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
+
+    ex = exercise(page, "mul-backward")
+    fill_blanks(page, ex, MUL_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+
+    expect(answer(page, "square", "6")).to_contain_text("Right")
+    expect(answer(page, "assign-square", "6")).to_contain_text("Not yet")
+    expect(answer(page, "assign-square", "3")).to_contain_text("Right")
+
+    ex = exercise(page, "sub-backward")
+    fill_blanks(page, ex, *SUB_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+    expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
+
+    ex = exercise(page, "backward-tail")
+    fill_blanks(page, ex, TAIL_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+    expect_cleared(page)
+    expect(page.get_by_text("Go deeper: this is what loss.backward() does")).to_be_visible()
+
+    page.reload()
+    expect_cleared(page)
+    expect(question(page, "dl-dd").get_by_label("Your answer")).to_have_value("7")
+    expect(question(page, "assign-square").get_by_role("radio", name="3")).to_be_checked()
+
+
+def test_shown_answers_do_not_count_for_the_quiz(page, site):
+    open_level(page, site)
+    q = question(page, "quiz-dl-da")
+    q.get_by_role("button", name="Show answer").click()  # the confirm dialog is accepted
+    expect(q.get_by_label("Your answer")).to_have_value("-6")
+    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-backward-tail", "backward-tail")]:
+        ex = exercise(page, slot)
+        fill_blanks(page, ex, *{"sub-backward": SUB_ANSWER, "backward-tail": (TAIL_ANSWER,)}[exercise_id])
+        expect(check(ex)).to_contain_text("Passed")
+    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
+    expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
+
+
+def test_shortcuts_dialog_opens_with_question_mark(page, site):
+    page.goto(site + LEVEL)
+    page.locator("h1").click()
+    page.keyboard.press("Shift+?")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Esc, then Tab")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+
+def test_without_javascript_every_text_still_reads(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site + LEVEL)
+    expect(page.get_by_text("Common mistakes")).to_be_visible()
+    expect(page.get_by_text("A node may be visited only after every node")).to_be_visible()
+    expect(page.locator(".course-exercise__starter").first).to_contain_text("class Value:")
+    context.close()
+
+
+def test_corrupt_progress_is_reset_with_a_notice(page, site):
+    page.add_init_script("""
+        if (!sessionStorage.getItem('corrupted')) {
+            sessionStorage.setItem('corrupted', '1');
+            localStorage.setItem('byoa-progress', '{not json');
+        }""")
+    page.goto(site + LEVEL)
+    expect(page.locator(".course-notices")).to_contain_text("could not be read, so it has been reset")
+    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    page.reload()
+    expect(page.locator(".course-notices")).to_have_count(0)
+    expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
