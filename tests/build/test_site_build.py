@@ -1,0 +1,125 @@
+"""`mkdocs build` output, and the build failing clearly on authoring mistakes."""
+
+import json
+import re
+from html import unescape
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def build(config, site_dir):
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config),
+                           "-d", str(site_dir)], cwd=ROOT, env=ENV, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    target = tmp_path_factory.mktemp("site")
+    result = build(ROOT / "mkdocs.yml", target)
+    assert result.returncode == 0, result.stderr
+    return target
+
+
+def test_the_site_is_self_contained(site):
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        assert (site / "assets/pyodide" / name).is_file(), name
+    course = site / "assets/course"
+    assert list(course.glob("course.*.js")) and list(course.glob("worker.*.js"))
+    html = (site / "autograd/index.html").read_text()
+    assert 'name="course-runtime"' in html
+    assert "fonts.googleapis" not in html and "cdn.jsdelivr" not in html and "unpkg" not in html
+
+
+def test_the_zip_carries_engine_grader_and_tests_but_no_solutions(site):
+    (zip_path,) = (site / "assets/course").glob("course.*.zip")
+    names = zipfile.ZipFile(zip_path).namelist()
+    assert "engine/engine.py" in names and "exercises/grader.py" in names
+    assert "exercises/mul-backward/tests.py" in names
+    assert not [n for n in names if n.endswith("solution.py") or "/mistakes/" in n]
+
+
+def test_exercises_show_their_starter_and_the_solution_only_on_request(site):
+    from exercises.catalog import load_all
+
+    html = (site / "autograd/index.html").read_text()
+    exercises = load_all()
+    found = re.findall(r'data-exercise="([a-z-]+)".*?course-exercise__starter">(.*?)</pre>', html, re.S)
+    assert len(found) == 5
+    for exercise_id, starter_html in found:
+        code = unescape(re.sub(r"<[^>]+>", "", starter_html))
+        assert code.strip() == exercises[exercise_id].starter.strip()
+        assert code.strip() != exercises[exercise_id].solution.strip()
+    data = json.loads((site / "assets/course/exercises/mul-backward.json").read_text())
+    assert "other.data * out.grad" in data["solution"] and len(data["hints"]) == 3
+
+
+def test_blocks_render_with_their_data(site):
+    html = (site / "autograd/index.html").read_text()
+    assert 'data-exercise="mul-backward"' in html and 'data-slot="quiz-sub-backward"' in html
+    assert 'data-question="dl-dd"' in html and 'data-answer="7"' in html
+    assert 'class="course-locked" data-after="dl-dd"' in html
+    assert '"grads": [-6.0, -4.0, -2.0, -2.0, -2.0, 7.0, 1.0]' in html.replace("&quot;", '"')
+
+
+def _broken_site(tmp_path, page):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(page)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"""site_name: t
+docs_dir: {docs}
+theme: {{name: material, font: false}}
+plugins:
+  - course:
+      exercises_dir: {ROOT / 'exercises'}
+      pyodide_dir: {ROOT / 'node_modules/pyodide'}
+      runtime_dir: {ROOT / 'site_plugins/runtime/dist'}
+markdown_extensions: [admonition, attr_list]
+""")
+    return build(config, tmp_path / "site")
+
+
+def test_unknown_exercise_fails_the_build(tmp_path):
+    result = _broken_site(tmp_path, "/// exercise | no-such-exercise\nPrompt\n///\n")
+    assert result.returncode != 0
+    assert "unknown exercise id" in result.stderr and "no-such-exercise" in result.stderr
+
+
+def test_a_block_with_bad_options_fails_the_build(tmp_path):
+    result = _broken_site(tmp_path, "/// question | q1\n    answer: [1, 2]\nWhat?\n///\n")
+    assert result.returncode != 0
+    assert "could not be read" in result.stderr and "question | q1" in result.stderr
+
+
+def test_a_wrong_choice_answer_fails_the_build(tmp_path):
+    result = _broken_site(tmp_path, '/// question | q1\n    kind: choice\n    choices: ["a", "b"]\n    answer: c\nWhat?\n///\n')
+    assert result.returncode != 0 and "is not one of the choices" in result.stderr
+
+
+def test_malformed_exercise_metadata_fails_the_build(tmp_path):
+    exercises = tmp_path / "exercises"
+    (exercises / "broken").mkdir(parents=True)
+    (exercises / "broken" / "exercise.toml").write_text('title = "x"\n')
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# hi\n")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"""site_name: t
+docs_dir: {docs}
+theme: {{name: material, font: false}}
+plugins:
+  - course:
+      exercises_dir: {exercises}
+      pyodide_dir: {ROOT / 'node_modules/pyodide'}
+      runtime_dir: {ROOT / 'site_plugins/runtime/dist'}
+""")
+    result = build(config, tmp_path / "site")
+    assert result.returncode != 0 and "'level' must be a non-empty string" in result.stderr
