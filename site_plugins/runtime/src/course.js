@@ -27,8 +27,15 @@ function showNotices() {
   box.replaceChildren(...progress.notices.map((text) => Object.assign(document.createElement("p"), { textContent: text })));
 }
 
+/** Names Material leaves out: its search dialog. */
+function nameThemeLandmarks() {
+  const search = document.querySelector(".md-search[role='dialog']");
+  if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
+}
+
 async function mount() {
   const root = document.querySelector("article") || document.body;
+  nameThemeLandmarks();
   if (root.querySelector(".arithmatex")) import("./math.js").then(({ renderMath }) => renderMath(root));
   installShortcuts();
   if (progress.notices.length) showNotices();

@@ -40,9 +40,10 @@ const materialHighlight = HighlightStyle.define([
 const materialTheme = EditorView.theme({
   "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", fontSize: "0.8rem" },
   ".cm-content": { fontFamily: "var(--md-code-font-family, monospace)", caretColor: "var(--md-code-fg-color)" },
-  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-default-fg-color--light)", border: "none" },
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", opacity: "0.85", border: "none" },
   "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
-  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-code-hl-color--light, rgba(0,0,0,.04))" },
+  ".cm-activeLine": { backgroundColor: "transparent" },
+  ".cm-activeLineGutter": { backgroundColor: "transparent", fontWeight: "700" },
 });
 
 export function createEditor(parent, { doc, label, onChange, onCheck }) {
@@ -58,6 +59,7 @@ export function createEditor(parent, { doc, label, onChange, onCheck }) {
         python(),
         syntaxHighlighting(materialHighlight),
         materialTheme,
+        EditorView.lineWrapping, // no sideways scrolling, on phones included
         blankMarks,
         EditorView.contentAttributes.of({ "aria-label": label }),
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),

@@ -48,6 +48,7 @@ export class PythonRuntime extends EventTarget {
       return this.setState("ready", "");
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
+    if (msg.type === "fatal") return this.restart();
     const call = this.pending.get(msg.id);
     if (!call) return; // not ours: ids are random, a forged message cannot match
     if (msg.type === "started") {
@@ -59,10 +60,10 @@ export class PythonRuntime extends EventTarget {
     if (msg.type === "result") {
       this.settle(call);
       if (msg.ok) call.resolve(msg.result);
-      else {
-        if (msg.fatal) this.restart();
-        call.reject(Object.assign(new Error(msg.error), { fatal: !!msg.fatal }));
-      }
+      else if (msg.fatal) {
+        call.resolve(stoppedVerdict("crash"));
+        this.restart();
+      } else call.reject(new Error(msg.error));
     }
   }
 

@@ -15,6 +15,17 @@ let booting = null;
 let api = null;
 let pyodide = null;
 
+// Pyodide can die under learner code (os._exit, a broken runtime). Report it once;
+// the page then replaces this worker.
+let reportedFatal = false;
+function fatal(event) {
+  event.preventDefault();
+  if (!reportedFatal && api) post({ type: "fatal", error: String(event.reason || event.message || "") });
+  reportedFatal = true;
+}
+self.addEventListener("error", fatal);
+self.addEventListener("unhandledrejection", fatal);
+
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === "boot") booting = booting || boot(msg);
@@ -62,6 +73,7 @@ async function handleCall({ id, fn, args }) {
     post({ type: "result", id, ok: true, result: JSON.parse(json) });
   } catch (error) {
     const pythonError = pyodide && error instanceof pyodide.ffi.PythonError;
+    if (!pythonError) reportedFatal = true;
     post({ type: "result", id, ok: false, error: String(error && error.message || error), fatal: !pythonError });
   }
 }

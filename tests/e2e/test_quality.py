@@ -1,0 +1,85 @@
+"""Site-wide promises: no request leaves the site, accessibility (axe), small screens,
+and the Python worker surviving instant navigation."""
+
+from urllib.parse import urlparse
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python
+from .helpers import SUB_ANSWER, check, exercise, fill_blanks
+
+
+def all_pages(page, site):
+    page.goto(site + "/")
+    hrefs = page.eval_on_selector_all("nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
+    pages = sorted({h.split("#")[0] for h in hrefs if h.startswith(site)})
+    assert len(pages) >= 2, pages
+    return pages
+
+
+def test_no_request_leaves_the_site(page, site):
+    origin = urlparse(site).netloc
+    foreign = []
+    page.on("request", lambda r: urlparse(r.url).scheme in ("http", "https")
+            and urlparse(r.url).netloc != origin and foreign.append(r.url))
+    for url in all_pages(page, site):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+    page.goto(site + "/autograd/")
+    wait_for_python(page)
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, *SUB_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+    assert foreign == [], f"requests off the site's origin: {foreign}"
+
+
+def test_worker_survives_instant_navigation(page, site):
+    page.goto(site + "/autograd/")
+    wait_for_python(page)
+    page.evaluate("window.__marker = 'kept'")
+    page.locator("nav.md-nav--primary").get_by_role("link", name="Course map").first.click()
+    expect(page.locator(".course-map")).to_be_visible()
+    page.locator(".course-map").get_by_role("link", name="Build your own autograd", exact=True).click()
+    expect(page.locator(".course-level")).to_be_visible()
+    assert page.evaluate("window.__marker") == "kept", "instant navigation did a full reload"
+    assert page.evaluate("window.__coursePython.restarts") == 0
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, *SUB_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+
+
+@pytest.fixture(scope="module")
+def axe():
+    return Axe()
+
+
+def test_every_page_has_no_serious_accessibility_violations(page, site, axe):
+    problems = []
+    for url in all_pages(page, site):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)
+        results = axe.run(page)
+        for violation in results.response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                targets = [n["target"] for n in violation["nodes"]][:3]
+                problems.append(f"{url}: {violation['id']} ({violation['impact']}): {targets}")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", ["/", "/autograd/"])
+def test_usable_at_375_pixels(browser, site, path):
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(site + path)
+    page.wait_for_load_state("networkidle")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 376, f"the page scrolls sideways at 375 px ({width} px wide)"
+    if path == "/autograd/":
+        wait_for_python(page)
+        ex = exercise(page, "quiz-sub-backward")
+        fill_blanks(page, ex, *SUB_ANSWER)
+        expect(check(ex)).to_contain_text("Passed")
+    context.close()
