@@ -61,3 +61,15 @@ def random_inputs(count, n=2, low=-3.0, high=3.0, seed=None):
 
 def fmt(x):
     return f"{x:.6g}" if is_number(x) else repr(x)
+
+
+def rule_grads(Value, build, inputs, upstream, start=0.0):
+    """Run one operation's own rule once: fresh inputs holding `start` as grad,
+    out.grad = upstream, then out._backward(). Returns the inputs' grads."""
+    values = [Value(x) for x in inputs]
+    for v in values:
+        v.grad = start
+    out = build(*values)
+    out.grad = upstream
+    out._backward()
+    return [v.grad for v in values]

@@ -8,7 +8,9 @@ the bar; it is not a wall (see the instructor guide on client-side grading).
 import json
 import sys
 
-from engine.labs import level_graph
+from engine import labs
+from engine.expressions import ExpressionError, expression_graph, variables
+from engine.training import Run
 
 from . import catalog, grader
 
@@ -48,10 +50,48 @@ def run(code, timeout_seconds=10.0):
 
 
 def lab_graph(a, b, c, d):
-    return level_graph(float(a), float(b), float(c), float(d))
+    return labs.level_graph(float(a), float(b), float(c), float(d))
 
 
-API = {"check": check, "run": run, "lab_graph": lab_graph}
+def tangent(x0, h):
+    return labs.tangent(float(x0), float(h))
+
+
+def expression(source, values):
+    """The whole graph of a typed expression; a message instead when it can't be built."""
+    try:
+        return {"variables": variables(source), **expression_graph(source, values)}
+    except ExpressionError as e:
+        return {"error": str(e)}
+
+
+_training = {}
+
+
+def train_start(seed=1):
+    _training["run"] = Run(seed=int(seed))
+    return _training["run"].parameter_breakdown()
+
+
+def train_steps(steps):
+    run = _training.get("run") or Run()
+    _training["run"] = run
+    before = len(run.losses)
+    losses = run.train(max(1, min(int(steps), 200)))
+    return {"step": len(losses), "losses": losses[before:]}
+
+
+def train_boundary():
+    return _training["run"].boundary()
+
+
+def train_network(x, y):
+    return _training["run"].network([float(x), float(y)])
+
+
+API = {"check": check, "run": run, "lab_graph": lab_graph, "tangent": tangent,
+       "expression": expression, "train_start": train_start, "train_steps": train_steps,
+       "train_boundary": train_boundary, "train_network": train_network}
 
 
 def call(name, args_json):

@@ -1,49 +1,103 @@
-"""`/// lab | level-graph`: step through L = (a·b + c)·d, forward then backward.
+"""`/// lab | <kind>`: the course's interactive views.
 
-The default numbers are computed at build time by the reference engine and
-embedded as data; when the learner edits an input, the worker recomputes
-them with the same engine.
+    /// lab | level-graph       step through L = (a·b + c)·d       options a, b, c, d
+    /// lab | tangent           the derivative as a nudge            options x0, h
+    /// lab | expression        any expression as a live graph       options expr, values, editable
+    /// lab | training          train MLP(2, [8, 8, 1]) in the worker
+
+Numbers for the default inputs are computed at build time by the reference
+engine and embedded as data (with a plain table for readers without
+JavaScript); the worker recomputes them with the same engine when the
+learner changes an input.
 """
 
 import json
 import xml.etree.ElementTree as etree
 
-from pymdownx.blocks.block import Block, type_number
+from pymdownx.blocks.block import Block, type_boolean, type_number, type_string
 
-from engine.labs import level_graph
+from engine import labs
+from engine.expressions import ExpressionError, expression_graph, variables
+from engine.training import Run
 
 from .errors import CourseBlockError
 
-LABS = {"level-graph": ("a", "b", "c", "d")}
+
+def type_values(value):
+    if not isinstance(value, dict) or not all(isinstance(v, (int, float)) for v in value.values()):
+        raise ValueError("must be a mapping of names to numbers")
+    return {str(k): float(v) for k, v in value.items()}
+
+
+def _table(parent, head, rows):
+    table = etree.SubElement(parent, "table", {"class": "course-lab__static"})
+    tr = etree.SubElement(etree.SubElement(table, "thead"), "tr")
+    for title in head:
+        etree.SubElement(tr, "th").text = title
+    body = etree.SubElement(table, "tbody")
+    for row in rows:
+        tr = etree.SubElement(body, "tr")
+        for cell in row:
+            etree.SubElement(tr, "td").text = cell
+
+
+def _graph_rows(graph, grads):
+    return [(n["label"] or n["op"], n["op"] or "input", f"{n['data']:.6g}", f"{grads[n['id']]:.6g}")
+            for n in graph["nodes"]]
 
 
 class Lab(Block):
     NAME = "lab"
     ARGUMENT = True
-    OPTIONS = {name: (default, type_number) for name, default in
-               zip(("a", "b", "c", "d"), (2, 3, 1, -2))}
+    OPTIONS = {
+        "a": (2, type_number), "b": (3, type_number), "c": (1, type_number), "d": (-2, type_number),
+        "x0": (3, type_number), "h": (1e-6, type_number),
+        "expr": ("(a*b + b**2) * c.tanh()", type_string),
+        "values": ({}, type_values),
+        "editable": (True, type_boolean),
+    }
 
     def on_create(self, parent):
-        lab = (self.argument or "").strip()
-        if lab not in LABS:
-            raise CourseBlockError(f"/// lab | {lab}: unknown lab (known: {', '.join(LABS)})")
-        values = [self.options[n] for n in LABS[lab]]
-        data = level_graph(*values)
-        el = etree.SubElement(parent, "div", {
-            "class": "course-lab", "data-lab": lab, "data-graph": json.dumps(data),
-            "data-inputs": json.dumps(dict(zip(LABS[lab], values))),
-        })
-        table = etree.SubElement(el, "table", {"class": "course-lab__static"})
-        head = etree.SubElement(etree.SubElement(table, "thead"), "tr")
-        for title in ("node", "made by", "data", "grad = ∂L/∂node"):
-            etree.SubElement(head, "th").text = title
-        body = etree.SubElement(table, "tbody")
-        for node in data["graph"]["nodes"]:
-            row = etree.SubElement(body, "tr")
-            for text in (node["label"], node["op"] or "input", f"{node['data']:g}",
-                         f"{data['steps'][-1]['grads'][node['id']]:g}"):
-                etree.SubElement(row, "td").text = text
+        kind = (self.argument or "").strip()
+        builder = getattr(self, f"_build_{kind.replace('-', '_')}", None)
+        if builder is None:
+            raise CourseBlockError(f"/// lab | {kind}: unknown lab (known: level-graph, tangent, "
+                                   "expression, training)")
+        el = etree.SubElement(parent, "div", {"class": "course-lab", "data-lab": kind})
+        builder(el)
         return el
 
-    def on_markdown(self):
-        return "block"
+    def _build_level_graph(self, el):
+        names = ("a", "b", "c", "d")
+        values = [self.options[n] for n in names]
+        data = labs.level_graph(*values)
+        el.set("data-graph", json.dumps(data))
+        el.set("data-inputs", json.dumps(dict(zip(names, values))))
+        _table(el, ("node", "made by", "data", "grad = ∂L/∂node"),
+               _graph_rows(data["graph"], data["steps"][-1]["grads"]))
+
+    def _build_tangent(self, el):
+        data = labs.tangent(self.options["x0"], self.options["h"])
+        el.set("data-tangent", json.dumps(data))
+        _table(el, ("x₀", "f(x₀)", "slope by nudging", "engine's gradient"),
+               [(f"{data['x0']:g}", f"{data['y0']:g}", f"{data['numeric']:.6f}", f"{data['engine']:g}")])
+
+    def _build_expression(self, el):
+        source = self.options["expr"]
+        try:
+            names = variables(source)
+            values = {n: self.options["values"].get(n, 1.0) for n in names}
+            data = expression_graph(source, values)
+        except ExpressionError as e:
+            raise CourseBlockError(f"/// lab | expression: {source!r}: {e}") from None
+        el.set("data-expression", json.dumps({"expr": source, "editable": self.options["editable"],
+                                              "variables": names, **data}))
+        grads = [n["grad"] for n in data["graph"]["nodes"]]
+        _table(el, ("node", "made by", "data", "grad"), _graph_rows(data["graph"], grads))
+
+    def _build_training(self, el):
+        breakdown = Run().parameter_breakdown()
+        el.set("data-breakdown", json.dumps(breakdown))
+        _table(el, ("layer", "neurons × (inputs + 1 bias)", "parameters"),
+               [(str(r["layer"] + 1), f"{r['neurons']} × ({r['inputs']} + 1)", str(r["parameters"]))
+                for r in breakdown["rows"]] + [("total", "", str(breakdown["total"]))])

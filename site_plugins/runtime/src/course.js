@@ -1,13 +1,18 @@
 // The course's browser runtime, on every page (Material's extra_javascript).
 // Starts Python when the page is idle, then brings the page's blocks to life
 // on first load and after every instant navigation (Material's document$).
+import { mountExpression } from "./expression.js";
 import { mountLab } from "./lab.js";
+import { mountTangent } from "./tangent.js";
+import { mountTraining } from "./training.js";
 import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
 import { onProgress, progress } from "./progress.js";
 import { mountQuestion } from "./questions.js";
 import { python, startWhenIdle } from "./runtime.js";
 import { installShortcuts } from "./shortcuts.js";
 import { mountProgressTools } from "./transfer.js";
+
+const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining };
 
 let editorModule = null;
 function loadEditor() {
@@ -41,7 +46,7 @@ async function mount() {
   if (progress.notices.length) showNotices();
   const level = pageLevel(root) || location.pathname;
   root.querySelectorAll(".course-question").forEach((el) => mountQuestion(el, { level }));
-  root.querySelectorAll(".course-lab").forEach((el) => mountLab(el));
+  root.querySelectorAll(".course-lab").forEach((el) => (LABS[el.dataset.lab] || mountLab)(el));
   renderCourseMap(root);
   mountProgressTools(root);
   const exercises = root.querySelectorAll(".course-exercise");

@@ -1,45 +1,10 @@
 // The step-through graph lab: L = (a·b + c)·d, one node at a time.
 // The numbers (forward data and every backward step) come from the reference
 // engine: embedded at build time, recomputed by the worker when an input changes.
+import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
 import { python } from "./runtime.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
-const W = 118, H = 62, COL = 170, ROW = 84, PAD = 14;
-
-const fmt = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(4)))).replace("-", "−");
-
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** Columns by depth; leaves sit one column before their first consumer. */
-function layout(graph) {
-  const { nodes, edges } = graph;
-  const children = nodes.map(() => []);
-  const parents = nodes.map(() => []);
-  for (const e of edges) { children[e.target].push(e.source); parents[e.source].push(e.target); }
-  const col = nodes.map(() => 0);
-  for (const n of nodes) if (children[n.id].length) col[n.id] = 1 + Math.max(...children[n.id].map((c) => col[c]));
-  for (const n of nodes) if (!children[n.id].length && parents[n.id].length) col[n.id] = Math.max(0, Math.min(...parents[n.id].map((p) => col[p])) - 1);
-  const row = nodes.map(() => 0);
-  let next = 0;
-  for (const n of nodes) {
-    if (!children[n.id].length) row[n.id] = next++;
-    else row[n.id] = children[n.id].reduce((s, c) => s + row[c], 0) / children[n.id].length;
-    next = Math.max(next, Math.ceil(row[n.id] + 0.5));
-  }
-  return { col, row, children, rows: next, cols: Math.max(...col) + 1 };
-}
-
-function formula(node, graph, kids) {
-  if (!node.op) return `${node.label} (input)`;
-  const names = kids[node.id].map((c) => graph.nodes[c].label);
-  return `${node.label} = ${names.join(` ${OP_TEXT[node.op] || node.op} `)}`;
-}
 
 function planSteps(graph, steps, kids) {
   const plan = [];
@@ -115,38 +80,8 @@ export function mountLab(root) {
     const grads = lastBackward ? steps[lastBackward.step].grads : null;
     const active = position > 0 ? plan[position - 1] : null;
 
-    figure.replaceChildren();
-    const width = lay.cols * COL + PAD, height = lay.rows * ROW + PAD;
-    figure.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    const defs = svg("defs");
-    const marker = svg("marker", { id: "course-arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
-    marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "course-lab__arrowhead" }));
-    defs.append(marker);
-    figure.append(defs);
-    const pos = (id) => ({ x: PAD + lay.col[id] * COL, y: PAD + lay.row[id] * ROW });
-    for (const e of graph.edges) {
-      const a = pos(e.source), b = pos(e.target);
-      const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
-      figure.append(svg("line", { x1, y1, x2, y2, class: "course-lab__edge", "marker-end": "url(#course-arrow)" }));
-      const target = graph.nodes[e.target];
-      if (grads) {
-        const other = lay.children[e.target].find((c) => c !== e.source);
-        const factor = target.op === "*" ? graph.nodes[other ?? e.source].data : 1;
-        figure.append(svg("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: "course-lab__factor", "text-anchor": "middle" }, `×${fmt(factor)}`));
-      }
-    }
-    for (const n of graph.nodes) {
-      const { x, y } = pos(n.id);
-      const g = svg("g", { class: "course-lab__node" + (active && active.node === n.id ? " is-active" : "") });
-      g.append(svg("rect", { x, y, width: W, height: H, rx: 8 }));
-      g.append(svg("text", { x: x + 8, y: y + 17, class: "course-lab__name" }, formula(n, graph, lay.children)));
-      g.append(svg("text", { x: x + 8, y: y + 36 }, `data ${computed.has(n.id) ? fmt(n.data) : "?"}`));
-      g.append(svg("text", { x: x + 8, y: y + 54, class: "course-lab__grad" }, `grad ${grads ? fmt(grads[n.id]) : "—"}`));
-      figure.append(g);
-    }
+    drawGraph(figure, graph, { computed, grads, active: active ? active.node : undefined });
     const out = graph.nodes[graph.nodes.length - 1];
-    figure.setAttribute("aria-label", `Computation graph of ${out.label} = (a·b + c)·d. ${graph.nodes.map((n) =>
-      `${n.label}: data ${computed.has(n.id) ? fmt(n.data) : "not computed"}${grads ? `, grad ${fmt(grads[n.id])}` : ""}`).join("; ")}.`);
     const finished = position >= plan.length;
     main.textContent = finished ? "Start over" : plan[position].label;
     all.disabled = finished;

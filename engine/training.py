@@ -1,0 +1,73 @@
+"""The training level's run: MLP(2, [8, 8, 1]) on eight points, in chunks.
+
+The browser trains a few steps per call so the worker can report the loss
+curve as it goes; the state lives here between calls.
+"""
+
+import math
+
+from .engine import Value
+from .nn import MLP
+
+XS = [[1.0, 1.0], [1.5, 0.5], [0.5, 1.5], [2.0, 1.0],
+      [-1.0, -1.0], [-1.5, -0.5], [-0.5, -1.5], [-2.0, -1.0]]
+YS = [1.0] * 4 + [-1.0] * 4
+
+
+def squared_error(model, xs=XS, ys=YS):
+    return sum(((model(x) - y) ** 2 for x, y in zip(xs, ys)), Value(0.0))
+
+
+def sgd_step(model, lr=0.05):
+    """One full-batch step: forward, zero the grads, backward, move downhill."""
+    loss = squared_error(model)
+    model.zero_grad()
+    loss.backward()
+    for p in model.parameters():
+        p.data -= lr * p.grad
+    return loss.data
+
+
+class Run:
+    def __init__(self, seed=1, lr=0.05):
+        self.model = MLP(2, [8, 8, 1], seed=seed)
+        self.lr = lr
+        self.losses = []
+
+    def train(self, steps):
+        for _ in range(steps):
+            self.losses.append(sgd_step(self.model, self.lr))
+        return self.losses
+
+    def parameter_breakdown(self):
+        rows = []
+        for i, layer in enumerate(self.model.layers):
+            nin, nout = len(layer.neurons[0].w), len(layer.neurons)
+            rows.append({"layer": i, "neurons": nout, "inputs": nin, "parameters": nout * (nin + 1)})
+        return {"rows": rows, "total": len(self.model.parameters())}
+
+    def boundary(self, nx=36, ny=30, x_range=(-3.0, 3.0), y_range=(-2.5, 2.5)):
+        """The model's output on a grid (plain floats, no graph kept)."""
+        xs = [x_range[0] + (x_range[1] - x_range[0]) * i / (nx - 1) for i in range(nx)]
+        ys = [y_range[0] + (y_range[1] - y_range[0]) * j / (ny - 1) for j in range(ny)]
+        return {"xs": xs, "ys": ys, "z": [[forward_floats(self.model, [x, y])[-1][0] for x in xs] for y in ys],
+                "points": XS, "labels": YS}
+
+    def network(self, point):
+        """Weights of every layer and every neuron's activation for one input point."""
+        activations = forward_floats(self.model, point)
+        weights = [[[w.data for w in n.w] for n in layer.neurons] for layer in self.model.layers]
+        return {"weights": weights, "activations": activations, "input": list(point)}
+
+
+def forward_floats(model, x):
+    """The network's forward pass on plain floats: each layer's outputs."""
+    outs = [list(x)]
+    for layer in model.layers:
+        prev = outs[-1]
+        row = []
+        for n in layer.neurons:
+            act = sum(w.data * xi for w, xi in zip(n.w, prev)) + n.b.data
+            row.append(math.tanh(act) if n.activation == "tanh" else max(0.0, act) if n.activation == "relu" else act)
+        outs.append(row)
+    return outs

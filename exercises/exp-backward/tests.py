@@ -1,0 +1,46 @@
+"""Hidden tests: the backward rule of exp, against the reference engine."""
+
+from engine import Value as Reference
+from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+
+import math
+
+
+def op(v):
+    return v.exp()
+
+
+def test_rule(learner):
+    "exp sends eˣ × out.grad back, at random x and out.grad"
+    Value = learner["Value"]
+    for x, g in random_inputs(10, n=2, low=-2, high=2, seed=71):
+        (got,) = rule_grads(Value, op, [x], g)
+        (want,) = rule_grads(Reference, op, [x], g)
+        if close(got, want):
+            continue
+        expect(not close(got, g),
+               f"At x = {fmt(x)} you sent out.grad alone ({fmt(got)}). The local factor of eˣ is eˣ itself: "
+               "multiply by e, the output.")
+        expect(not close(got, x * g),
+               f"At x = {fmt(x)} you sent x × out.grad. eˣ is its own derivative: use e = exp(x), not x.")
+        expect(False, f"At x = {fmt(x)} with out.grad = {fmt(g)}, x.grad should be {fmt(want)}, not {fmt(got)}.")
+
+
+def test_adds(learner):
+    "It adds into self.grad"
+    Value = learner["Value"]
+    for x, g in random_inputs(3, n=2, low=-2, high=2, seed=72):
+        (got,) = rule_grads(Value, op, [x], g, start=0.5)
+        (want,) = rule_grads(Reference, op, [x], g, start=0.5)
+        expect(close(got, want), f"x already held 0.5; after exp's rule it should hold {fmt(want)}, not {fmt(got)}. Use +=.")
+
+
+def test_in_a_graph(learner):
+    "exp(a·b) · a gets the engine's gradients"
+    Value = learner["Value"]
+    for a, b in random_inputs(5, n=2, low=-1.5, high=1.5, seed=73):
+        mine, ref = [Value(a), Value(b)], [Reference(a), Reference(b)]
+        for A, B in (mine, ref):
+            ((A * B).exp() * A).backward()
+        for name, m, r in zip("ab", mine, ref):
+            expect(close(m.grad, r.grad), f"dL/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")

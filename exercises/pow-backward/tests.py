@@ -1,0 +1,45 @@
+"""Hidden tests: the backward rule of x ** k, against the reference engine."""
+
+from engine import Value as Reference
+from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+
+EXPONENTS = (2, 3, -1, 0.5, 2.5)
+
+
+def test_rule(learner):
+    "x ** k sends k·xᵏ⁻¹ × out.grad back, for several k"
+    Value = learner["Value"]
+    for k in EXPONENTS:
+        for x, g in random_inputs(4, n=2, low=0.3, high=2.5, seed=91):
+            op = lambda v: v ** k
+            (got,) = rule_grads(Value, op, [x], g)
+            (want,) = rule_grads(Reference, op, [x], g)
+            if close(got, want):
+                continue
+            expect(not close(got, k * x ** k * g),
+                   f"For x ** {k} at x = {fmt(x)} you sent k·xᵏ × out.grad. The power rule lowers the "
+                   "exponent by one: k·x^(k−1).")
+            expect(not close(got, x ** (k - 1) * g),
+                   f"For x ** {k} at x = {fmt(x)} you sent x^(k−1) × out.grad: multiply by k too.")
+            expect(False, f"For x ** {k} at x = {fmt(x)} with out.grad = {fmt(g)}, x.grad should be "
+                          f"{fmt(want)}, not {fmt(got)}.")
+
+
+def test_adds(learner):
+    "It adds into self.grad"
+    Value = learner["Value"]
+    for x, g in random_inputs(3, n=2, low=0.3, high=2.5, seed=92):
+        (got,) = rule_grads(Value, lambda v: v ** 3, [x], g, start=0.5)
+        (want,) = rule_grads(Reference, lambda v: v ** 3, [x], g, start=0.5)
+        expect(close(got, want), f"x already held 0.5; after the rule it should hold {fmt(want)}, not {fmt(got)}. Use +=.")
+
+
+def test_in_a_graph(learner):
+    "(a·b + 1)² · a gets the engine's gradients"
+    Value = learner["Value"]
+    for a, b in random_inputs(5, n=2, low=-1.5, high=1.5, seed=93):
+        mine, ref = [Value(a), Value(b)], [Reference(a), Reference(b)]
+        for A, B, one in ((*mine, Value(1.0)), (*ref, Reference(1.0))):
+            ((A * B + one) ** 2 * A).backward()
+        for name, m, r in zip("ab", mine, ref):
+            expect(close(m.grad, r.grad), f"dL/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")

@@ -1,0 +1,44 @@
+"""Hidden tests: the backward rule of relu, against the reference engine."""
+
+from engine import Value as Reference
+from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+
+def op(v):
+    return v.relu()
+
+
+def test_rule(learner):
+    "relu passes out.grad back where x > 0, and nothing where x < 0"
+    Value = learner["Value"]
+    for x, g in random_inputs(12, n=2, seed=81):
+        (got,) = rule_grads(Value, op, [x], g)
+        (want,) = rule_grads(Reference, op, [x], g)
+        if close(got, want):
+            continue
+        expect(not (x < 0 and close(got, g)),
+               f"At x = {fmt(x)} (negative) you sent {fmt(got)} back, but relu's output there is flat at 0: "
+               "no gradient flows where the input was negative.")
+        expect(not close(got, max(x, 0) * g),
+               f"At x = {fmt(x)} you sent out.data × out.grad. The local factor of relu is 1 where x > 0 "
+               "and 0 elsewhere, not the output itself.")
+        expect(False, f"At x = {fmt(x)} with out.grad = {fmt(g)}, x.grad should be {fmt(want)}, not {fmt(got)}.")
+
+
+def test_adds(learner):
+    "It adds into self.grad"
+    Value = learner["Value"]
+    for x, g in random_inputs(4, n=2, seed=82):
+        (got,) = rule_grads(Value, op, [x], g, start=0.5)
+        (want,) = rule_grads(Reference, op, [x], g, start=0.5)
+        expect(close(got, want), f"x already held 0.5; after relu's rule it should hold {fmt(want)}, not {fmt(got)}. Use +=.")
+
+
+def test_neuron(learner):
+    "A relu neuron, relu(w·x + b), gets the engine's gradients"
+    Value = learner["Value"]
+    for w, x, b in random_inputs(6, n=3, seed=83):
+        mine, ref = [Value(v) for v in (w, x, b)], [Reference(v) for v in (w, x, b)]
+        for W, X, B in (mine, ref):
+            (W * X + B).relu().backward()
+        for name, m, r in zip(("w", "x", "b"), mine, ref):
+            expect(close(m.grad, r.grad), f"d out/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")

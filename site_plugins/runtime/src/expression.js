@@ -1,0 +1,95 @@
+// "The whole graph, alive": any expression drawn as its computation graph, with
+// data and grad on every node, sliders for the inputs, and each input's gradient
+// checked against the nudge oracle. Built by the engine in the worker.
+import { drawGraph, fmt, svg } from "./graphview.js";
+import { python } from "./runtime.js";
+
+export function mountExpression(root) {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = "true";
+  let data = JSON.parse(root.dataset.expression);
+  root.querySelector(".course-lab__static")?.remove();
+  const values = { ...data.inputs };
+
+  const form = document.createElement("form");
+  form.className = "course-lab__inputs";
+  const exprLabel = document.createElement("label");
+  exprLabel.textContent = "Expression ";
+  const expr = Object.assign(document.createElement("input"), { type: "text", value: data.expr, spellcheck: false });
+  expr.className = "course-question__input course-expression__input";
+  expr.readOnly = !data.editable;
+  exprLabel.append(expr);
+  const draw = document.createElement("button");
+  draw.type = "submit";
+  draw.className = "md-button md-button--primary course-button";
+  draw.textContent = "Draw graph";
+  draw.hidden = !data.editable;
+  const sliders = document.createElement("div");
+  sliders.className = "course-lab__sliders";
+  form.append(exprLabel, draw, sliders);
+  const figure = svg("svg", { class: "course-lab__graph", role: "img" });
+  const status = document.createElement("p");
+  status.className = "course-lab__status";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const table = document.createElement("table");
+  table.className = "course-lab__checks";
+  root.prepend(form, figure, status, table);
+
+  function renderSliders() {
+    sliders.replaceChildren();
+    for (const name of data.variables) {
+      const label = document.createElement("label");
+      const input = Object.assign(document.createElement("input"), { type: "range", min: "-4", max: "4", step: "0.1", value: String(values[name] ?? 1) });
+      input.setAttribute("aria-label", `Input ${name}`);
+      const shown = document.createElement("output");
+      shown.textContent = fmt(Number(input.value));
+      input.addEventListener("input", () => {
+        values[name] = Number(input.value);
+        shown.textContent = fmt(values[name]);
+        recompute();
+      });
+      label.append(`${name} `, input, " ", shown);
+      sliders.append(label);
+    }
+  }
+
+  function render() {
+    drawGraph(figure, data.graph, { grads: data.graph.nodes.map((n) => n.grad), factors: false });
+    status.textContent = `${data.expr} = ${fmt(data.output)}`;
+    table.replaceChildren();
+    const head = table.createTHead().insertRow();
+    for (const t of ["input", "grad by the engine", "slope by nudging", "match"]) head.append(Object.assign(document.createElement("th"), { textContent: t }));
+    const body = table.createTBody();
+    for (const [name, check] of Object.entries(data.checks)) {
+      const row = body.insertRow();
+      const ok = Math.abs(check.autograd - check.numeric) <= 1e-4 * (1 + Math.abs(check.numeric));
+      for (const text of [name, check.autograd.toFixed(5), check.numeric.toFixed(5), ok ? "✓" : "✗"]) row.insertCell().textContent = text.replace("-", "−");
+    }
+  }
+
+  let ticket = 0;
+  async function recompute(source = data.expr) {
+    const mine = ++ticket;
+    const rt = python();
+    if (rt.state !== "ready") status.textContent = "Building the graph once Python has loaded…";
+    const fresh = await rt.call("expression", [source, values], { timeoutMs: 5000 });
+    if (mine !== ticket || !fresh) return;
+    if (fresh.error) {
+      status.textContent = fresh.error;
+      return;
+    }
+    const changedVariables = fresh.variables.join() !== data.variables.join();
+    data = { ...data, ...fresh, expr: source };
+    for (const name of data.variables) if (!(name in values)) values[name] = fresh.inputs[name];
+    if (changedVariables) renderSliders();
+    render();
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (data.editable) recompute(expr.value.trim());
+  });
+  renderSliders();
+  render();
+}

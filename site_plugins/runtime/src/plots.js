@@ -1,0 +1,43 @@
+// Small SVG plotting helpers: axes, lines and points in data coordinates.
+import { svg } from "./graphview.js";
+
+export function scale([d0, d1], [r0, r1]) {
+  const k = (r1 - r0) / (d1 - d0 || 1);
+  return (v) => r0 + (v - d0) * k;
+}
+
+export function extent(values) {
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (lo === hi) { lo -= 1; hi += 1; }
+  return [lo, hi];
+}
+
+/** A plot frame: returns {x, y, layer} where x/y map data to pixels. */
+export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLabel, yLabel, pad = 40, yFormat = round }) {
+  figure.replaceChildren();
+  figure.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const x = scale(xDomain, [pad, width - 12]);
+  const y = scale(yDomain, [height - 28, 10]);
+  const layer = svg("g");
+  const axes = svg("g", { class: "course-plot__axes" });
+  axes.append(svg("line", { x1: pad, y1: height - 28, x2: width - 12, y2: height - 28 }));
+  axes.append(svg("line", { x1: pad, y1: 10, x2: pad, y2: height - 28 }));
+  for (const v of [xDomain[0], (xDomain[0] + xDomain[1]) / 2, xDomain[1]]) {
+    axes.append(svg("text", { x: x(v), y: height - 12, "text-anchor": "middle" }, round(v)));
+  }
+  for (const v of [yDomain[0], (yDomain[0] + yDomain[1]) / 2, yDomain[1]]) {
+    axes.append(svg("text", { x: pad - 4, y: y(v) + 4, "text-anchor": "end" }, yFormat(v)));
+  }
+  if (xLabel) axes.append(svg("text", { x: width - 12, y: height - 30, "text-anchor": "end", class: "course-plot__label" }, xLabel));
+  if (yLabel) axes.append(svg("text", { x: pad + 4, y: 20, class: "course-plot__label" }, yLabel));
+  figure.append(axes, layer);
+  return { x, y, layer };
+}
+
+export function polyline(points, x, y, className) {
+  return svg("polyline", { points: points.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), class: className });
+}
+
+function round(v) {
+  return String(Math.abs(v) >= 100 ? Math.round(v) : Number(v.toPrecision(3))).replace("-", "−");
+}

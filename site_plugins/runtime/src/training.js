@@ -1,0 +1,159 @@
+// Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
+// call: the loss curve grows as it trains and the page never freezes. Then the
+// learned decision boundary, and the network itself with a draggable test point.
+import { fmt, svg } from "./graphview.js";
+import { extent, frame, polyline, scale } from "./plots.js";
+import { python } from "./runtime.js";
+
+const STEPS = 120;
+const CHUNK = 10;
+const POSITIVE = "#1c4fd6";
+const NEGATIVE = "#d61c1c";
+
+export function mountTraining(root) {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = "true";
+  const bar = document.createElement("div");
+  bar.className = "course-toolbar";
+  const train = document.createElement("button");
+  train.type = "button";
+  train.className = "md-button md-button--primary course-button";
+  train.textContent = `Train ${STEPS} steps`;
+  const progressBar = Object.assign(document.createElement("progress"), { max: STEPS, value: 0 });
+  progressBar.setAttribute("aria-label", "Training progress");
+  bar.append(train, progressBar);
+  const status = document.createElement("p");
+  status.className = "course-lab__status";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  status.textContent = "Press Train: the network learns in the background, and the loss curve grows as it goes.";
+  const lossPlot = svg("svg", { class: "course-plot course-training__loss", role: "img", "aria-label": "Loss curve: not trained yet" });
+  const pictures = document.createElement("div");
+  pictures.className = "course-training__pictures";
+  const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "application", tabindex: "0",
+    "aria-label": "Decision boundary. Train first; then drag the test point, or move it with the arrow keys." });
+  const network = svg("svg", { class: "course-plot course-training__network", role: "img", "aria-label": "The network: train first" });
+  const readout = document.createElement("p");
+  readout.className = "course-lab__status";
+  readout.setAttribute("role", "status");
+  pictures.append(boundary, network);
+  root.prepend(bar, status, lossPlot, pictures, readout);
+
+  let grid = null;
+  let point = [0.5, 0.5];
+
+  function drawLoss(losses) {
+    // A log scale: the first steps fall by orders of magnitude, the rest keep falling steadily.
+    const logs = losses.map((l) => Math.log10(Math.max(l, 1e-12)));
+    const { x, y, layer } = frame(lossPlot, { xDomain: [0, STEPS], yDomain: [Math.floor(Math.min(...logs)), Math.ceil(Math.max(...logs, 0))],
+      xLabel: "step", yLabel: "loss (log scale)", yFormat: (v) => String(Number((10 ** v).toPrecision(2))) });
+    layer.append(polyline(logs.map((l, i) => [i + 1, l]), x, y, "course-plot__curve"));
+    lossPlot.setAttribute("aria-label", `Loss curve: ${losses.length} steps, from ${fmt(losses[0])} to ${fmt(losses.at(-1))}.`);
+  }
+
+  function drawBoundary() {
+    const size = 300;
+    const { xs, ys, z, points, labels } = grid;
+    boundary.replaceChildren();
+    boundary.setAttribute("viewBox", `0 0 ${size} ${size}`);
+    const sx = scale([xs[0], xs.at(-1)], [0, size]);
+    const sy = scale([ys[0], ys.at(-1)], [size, 0]);
+    const cw = size / (xs.length - 1), ch = size / (ys.length - 1);
+    ys.forEach((yv, j) => xs.forEach((xv, i) => {
+      const v = z[j][i];
+      boundary.append(svg("rect", { x: sx(xv) - cw / 2, y: sy(yv) - ch / 2, width: cw + 0.5, height: ch + 0.5,
+        fill: v >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
+    }));
+    points.forEach(([px, py], k) => {
+      boundary.append(labels[k] > 0
+        ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, fill: POSITIVE, stroke: "#000" })
+        : svg("rect", { x: sx(px) - 6, y: sy(py) - 6, width: 12, height: 12, fill: NEGATIVE, stroke: "#000" }));
+    });
+    const marker = svg("circle", { cx: sx(point[0]), cy: sy(point[1]), r: 9, class: "course-training__probe" });
+    boundary.append(marker);
+    return { sx, sy, size, marker };
+  }
+
+  function drawNetwork(net) {
+    const width = 420, height = 300;
+    network.replaceChildren();
+    network.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const layers = net.activations;
+    const colX = (i) => 30 + i * ((width - 60) / (layers.length - 1));
+    const rowY = (j, n) => height / 2 + (j - (n - 1) / 2) * Math.min(34, (height - 30) / n);
+    const maxW = Math.max(...net.weights.flat(2).map(Math.abs), 1e-9);
+    net.weights.forEach((layer, li) => layer.forEach((ws, j) => ws.forEach((w, k) => {
+      network.append(svg("line", { x1: colX(li), y1: rowY(k, layers[li].length), x2: colX(li + 1), y2: rowY(j, layers[li + 1].length),
+        stroke: w >= 0 ? POSITIVE : NEGATIVE, "stroke-width": (0.3 + 3 * Math.abs(w) / maxW).toFixed(2), "stroke-opacity": 0.7 }));
+    })));
+    layers.forEach((acts, li) => acts.forEach((a, j) => {
+      const strength = li === 0 ? Math.min(1, Math.abs(a) / 3) : Math.abs(a);
+      network.append(svg("circle", { cx: colX(li), cy: rowY(j, acts.length), r: 10, stroke: "currentColor",
+        fill: a >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.1 + 0.9 * strength).toFixed(2), class: "course-training__neuron" }));
+    }));
+    const out = layers.at(-1)[0];
+    const verdict = `The test point (${fmt(net.input[0])}, ${fmt(net.input[1])}) gets output ${fmt(out)}: class ${out >= 0 ? "+1" : "−1"}.`;
+    readout.textContent = verdict;
+    network.setAttribute("aria-label", `The network 2 → 8 → 8 → 1: blue edges are positive weights, red negative, thicker is stronger. ${verdict}`);
+  }
+
+  let probeTicket = 0;
+  async function probe() {
+    const mine = ++probeTicket;
+    const net = await python().call("train_network", point, { timeoutMs: 5000 });
+    if (mine === probeTicket && net && net.weights) drawNetwork(net);
+  }
+
+  let view = null;
+  function movePointTo(event) {
+    if (!grid) return;
+    const rect = boundary.getBoundingClientRect();
+    const px = (event.clientX - rect.left) / rect.width * view.size;
+    const py = (event.clientY - rect.top) / rect.height * view.size;
+    const [x0, x1] = [grid.xs[0], grid.xs.at(-1)], [y0, y1] = [grid.ys[0], grid.ys.at(-1)];
+    point = [x0 + (x1 - x0) * px / view.size, y1 - (y1 - y0) * py / view.size].map((v) => Math.round(v * 100) / 100);
+    view.marker.setAttribute("cx", view.sx(point[0]));
+    view.marker.setAttribute("cy", view.sy(point[1]));
+    probe();
+  }
+  let dragging = false;
+  boundary.addEventListener("pointerdown", (e) => { dragging = true; boundary.setPointerCapture(e.pointerId); movePointTo(e); });
+  boundary.addEventListener("pointermove", (e) => { if (dragging) movePointTo(e); });
+  boundary.addEventListener("pointerup", () => { dragging = false; });
+  boundary.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, 0.1], ArrowDown: [0, -0.1] }[e.key];
+    if (!step || !grid) return;
+    e.preventDefault();
+    point = [point[0] + step[0], point[1] + step[1]].map((v) => Math.round(v * 100) / 100);
+    view.marker.setAttribute("cx", view.sx(point[0]));
+    view.marker.setAttribute("cy", view.sy(point[1]));
+    probe();
+  });
+
+  train.addEventListener("click", async () => {
+    train.disabled = true;
+    const rt = python();
+    try {
+      if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
+      await rt.call("train_start", [1], { timeoutMs: 10_000 });
+      const losses = [];
+      while (losses.length < STEPS) {
+        const chunk = await rt.call("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
+        if (!chunk || !chunk.losses) throw new Error("training was interrupted");
+        losses.push(...chunk.losses);
+        progressBar.value = losses.length;
+        status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1))}`;
+        drawLoss(losses);
+      }
+      status.textContent = `Trained: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.`;
+      grid = await rt.call("train_boundary", [], { timeoutMs: 30_000 });
+      view = drawBoundary();
+      await probe();
+    } catch (error) {
+      status.textContent = `Training stopped: ${error.message}`;
+    } finally {
+      train.disabled = false;
+      train.textContent = `Train again (${STEPS} steps)`;
+    }
+  });
+}

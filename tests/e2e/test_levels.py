@@ -1,0 +1,108 @@
+"""Every level of the course: it loads, its questions and exercises grade right
+and wrong answers in page order (each one opens the next section), and its
+labs draw what the engine computes in the worker."""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python
+from .helpers import answer, check, exercise, question, replace_code
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+# (page, [("q", id, wrong, right) | ("x", exercise id)], in page order)
+LEVELS = {
+    "nudges": [("q", "slope-at-3", "12", "14"), ("x", "central-difference")],
+    "chain-rule": [("q", "pesos", "5", "6"), ("q", "dl-dd-square", "4", "8"),
+                   ("q", "dl-da-square", "24", "−24"), ("x", "chain-by-hand")],
+    "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"),
+                   ("q", "why-zero-grad", "To free memory", "Because gradients add up across backward passes")],
+    "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "relu-backward"), ("x", "pow-backward"),
+                 ("q", "pow-at-2", "8", "12"), ("x", "div-backward")],
+    "alive": [("q", "alive-c-grad", "1.3864", "2.3593")],
+}
+
+
+def _file(exercise_id, name):
+    return (EXERCISES / exercise_id / name).read_text()
+
+
+def _first_mistake(exercise_id):
+    return sorted((EXERCISES / exercise_id / "mistakes").glob("*.py"))[0].read_text()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
+    page.goto(f"{site}/{level}/")
+    wait_for_python(page)
+    for step in LEVELS[level]:
+        if step[0] == "q":
+            _, qid, wrong, right = step
+            expect(answer(page, qid, wrong)).to_contain_text("Not yet")
+            expect(answer(page, qid, right)).to_contain_text("Right")
+        else:
+            ex = exercise(page, step[1])
+            replace_code(page, ex, _first_mistake(step[1]))
+            expect(check(ex)).to_contain_text("Not yet")
+            replace_code(page, ex, _file(step[1], "solution.py"))
+            expect(check(ex)).to_contain_text("Passed")
+    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
+    expect(page.locator(".course-recap")).to_contain_text("Recap")
+    expect(page.locator(".course-lock-notice")).to_have_count(0)
+
+
+def test_tangent_lab_measures_in_the_worker(page, site):
+    page.goto(f"{site}/nudges/")
+    lab = page.locator(".course-lab[data-lab='tangent']")
+    expect(lab.get_by_role("status")).to_contain_text("slope by nudging 14.000000, the engine's gradient 14")
+    wait_for_python(page)
+    lab.get_by_label("Nudge size h").select_option("1")
+    lab.get_by_label("x₀, where to measure the slope").fill("1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 1: slope by nudging 2.000000, the engine's gradient 2")
+
+
+def test_expression_lab_draws_any_expression(page, site):
+    page.goto(f"{site}/alive/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='expression']")
+    expect(lab.locator("table")).to_contain_text("2.35934")
+    field = lab.get_by_label("Expression")
+    field.fill("(x + y).exp() * x")
+    lab.get_by_role("button", name="Draw graph").click()
+    expect(lab.get_by_label("Input y")).to_be_visible()
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"exp"))
+    expect(lab.locator("table tbody tr")).to_have_count(2)
+    expect(lab.locator("table")).not_to_contain_text("✗")
+    field.fill("__import__('os')")
+    lab.get_by_role("button", name="Draw graph").click()
+    expect(lab.locator(".course-lab__status")).to_contain_text("Only tanh, exp, log, relu and sigmoid can be called")
+
+
+def test_training_level_trains_and_draws(page, site):
+    page.goto(f"{site}/train/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='training']")
+    expect(lab).to_contain_text("105")
+    expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
+    expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
+    ex = exercise(page, "sgd-step")
+    replace_code(page, ex, _file("sgd-step", "solution.py"))
+    expect(check(ex)).to_contain_text("Passed")
+    lab.get_by_role("button", name=re.compile("^Train")).click()
+    expect(lab.get_by_role("status").first).to_contain_text(re.compile(r"Trained: loss .* in 120 steps"), timeout=120_000)
+    expect(lab.locator("progress")).to_have_attribute("value", "120")
+    expect(lab.locator(".course-training__loss polyline")).to_have_count(1)
+    expect(lab.locator(".course-training__boundary rect")).to_have_count(36 * 30 + 4)
+    expect(lab.locator(".course-training__network line")).to_have_count(2 * 8 + 8 * 8 + 8)
+    lab.locator(".course-training__boundary").scroll_into_view_if_needed()
+    box = lab.locator(".course-training__boundary").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.2)
+    expect(lab.locator(".course-lab__status").last).to_contain_text("class +1")
+    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.8)
+    expect(lab.locator(".course-lab__status").last).to_contain_text("class −1")
+    expect(answer(page, "trained-class", "−1")).to_contain_text("Not yet")
+    expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
+    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
