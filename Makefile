@@ -15,6 +15,7 @@ help:
 	@echo "make check   prove every exercise: solution passes, starter and mistakes fail"
 	@echo "make build   build the static site into site/"
 	@echo "make bench   engine benchmarks against micrograd"
+	@echo "make bench-site  load and check timings of the built site in Chromium"
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,6 +53,9 @@ test-fast: setup
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/engine_vs_micrograd.py
+
+bench-site: setup chromium
+	NO_MKDOCS_2_WARNING=1 $(PY) benchmarks/site_bench.py
 
 clean:
 	rm -rf site site_plugins/runtime/dist

@@ -25,6 +25,7 @@ import engine
 from exercises.catalog import ExerciseError, load_all
 
 from .blocks import CourseBlocksExtension
+from .offline import write_service_worker
 from .packaging import course_zip
 
 log = get_plugin_logger(__name__)
@@ -32,6 +33,13 @@ log = get_plugin_logger(__name__)
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 ASSETS = "assets/course"
+# Every file under these folders has a content hash or a version in its path, so a
+# static host may cache it for a year (Netlify / Cloudflare Pages `_headers` format).
+CACHE_HEADERS = """/assets/course/*
+  Cache-Control: public, max-age=31536000, immutable
+/assets/pyodide/*
+  Cache-Control: public, max-age=31536000, immutable
+"""
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 
@@ -56,8 +64,12 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.manifest = json.loads(manifest_path.read_text())
         self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(self.config.exercises_dir), self.exercises)
         self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
+        self.exercises_dir_name = f"exercises.{self.zip_name.split('.')[1]}"
+        self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.runtime_meta = html.escape(json.dumps({
             "zip": self.zip_name, "worker": self.manifest["worker.js"],
+            "exercises": self.exercises_dir_name,
+            "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
             "watchdogSeconds": self.config.watchdog_seconds,
         }), quote=True)
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
@@ -74,14 +86,20 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             shutil.rmtree(assets)
         shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
         (assets / self.zip_name).write_bytes(self.zip_bytes)
-        (assets / "exercises").mkdir()
+        (assets / self.exercises_dir_name).mkdir()
         for exercise in self.exercises.values():
-            (assets / "exercises" / f"{exercise.id}.json").write_text(
+            (assets / self.exercises_dir_name / f"{exercise.id}.json").write_text(
                 json.dumps(exercise.public_data()), encoding="utf-8")
-        pyodide = site / "assets" / "pyodide"
+        pyodide_root = site / "assets" / "pyodide"
+        for old in pyodide_root.glob("*") if pyodide_root.is_dir() else []:
+            if old.name != self.pyodide_version:
+                shutil.rmtree(old) if old.is_dir() else old.unlink()
+        pyodide = pyodide_root / self.pyodide_version
         pyodide.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
             _copy_if_changed(Path(self.config.pyodide_dir) / name, pyodide / name)
+        (site / "_headers").write_text(CACHE_HEADERS)
+        write_service_worker(site, Path(__file__).parent / "runtime/src/sw.js")
         log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
                  len(self.zip_bytes) // 1024)
 

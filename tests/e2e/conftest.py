@@ -21,6 +21,13 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """No service worker by default: each test starts from a clean slate
+    (test_offline.py opts in)."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session")
 def site(tmp_path_factory):
     server, url = build_and_serve(tmp_path_factory.mktemp("site"))
     yield url
@@ -45,4 +52,8 @@ def page(page):
 
 
 def wait_for_python(page):
-    page.wait_for_function(PYTHON_READY, timeout=60_000)
+    try:
+        page.wait_for_function(PYTHON_READY, timeout=60_000)
+    except Exception:
+        state = page.evaluate("window.__coursePython ? [window.__coursePython.state, window.__coursePython.progress] : null")
+        raise AssertionError(f"Python did not become ready: {state}") from None

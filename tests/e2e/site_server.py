@@ -4,6 +4,7 @@
 isolated (SharedArrayBuffer, so runaway code is interrupted, not restarted).
 """
 
+import fnmatch
 import functools
 import os
 import subprocess
@@ -24,12 +25,32 @@ def build_site(target, port):
                    cwd=ROOT, env=env, check=True)
 
 
+def header_rules(directory):
+    """Parse the site's `_headers` file (Netlify / Cloudflare Pages format)."""
+    rules, path = [], Path(directory) / "_headers"
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            if line and not line[0].isspace():
+                rules.append((line.strip(), []))
+            elif line.strip() and rules:
+                name, _, value = line.strip().partition(":")
+                rules[-1][1].append((name.strip(), value.strip()))
+    return rules
+
+
 class Handler(SimpleHTTPRequestHandler):
     isolated = False
+    rules = ()
+    sent = None  # a dict path -> bytes, when counting
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript"}
 
     def end_headers(self):
+        path = self.path.split("?")[0]
+        for pattern, headers in self.rules:
+            if fnmatch.fnmatch(path, pattern):
+                for name, value in headers:
+                    self.send_header(name, value)
         if self.isolated:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
@@ -39,17 +60,27 @@ class Handler(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def copyfile(self, source, outputfile):
+        if self.sent is None:
+            return super().copyfile(source, outputfile)
+        data = source.read()
+        outputfile.write(data)
+        path = self.path.split("?")[0]
+        self.sent[path] = self.sent.get(path, 0) + len(data)
 
-def serve(directory, isolated=False):
-    """Start a server on a free port in a thread; returns (server, port)."""
-    handler = type("CourseHandler", (Handler,), {"isolated": isolated})
+
+def serve(directory, isolated=False, sent=None):
+    """Start a server on a free port in a thread; returns (server, port).
+    `sent`, a dict, collects the body bytes sent per path."""
+    handler = type("CourseHandler", (Handler,), {"isolated": isolated, "sent": sent,
+                                                 "rules": property(lambda self: header_rules(directory))})
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
 
 
-def build_and_serve(directory, isolated=False):
+def build_and_serve(directory, isolated=False, sent=None):
     """Bind first (to know the port), then build with that port as site_url."""
-    server, port = serve(directory, isolated)
+    server, port = serve(directory, isolated, sent)
     build_site(directory, port)
     return server, f"http://127.0.0.1:{port}"

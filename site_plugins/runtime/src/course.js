@@ -10,6 +10,7 @@ import { onProgress, progress } from "./progress.js";
 import { mountQuestion } from "./questions.js";
 import { python, startWhenIdle } from "./runtime.js";
 import { installShortcuts } from "./shortcuts.js";
+import { registerOffline } from "./offline.js";
 import { mountProgressTools } from "./transfer.js";
 
 const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining };
@@ -50,12 +51,15 @@ async function mount() {
   renderCourseMap(root);
   mountProgressTools(root);
   const exercises = root.querySelectorAll(".course-exercise");
-  if (exercises.length || root.querySelector(".course-lab")) startWhenIdle();
+  // A page with code or a lab needs Python now; any other page starts it once idle,
+  // so the next page finds it warm (the worker survives instant navigation).
+  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
   if (exercises.length) {
     const [{ createEditor }, { mountExercise }] = await loadEditor();
     await Promise.all([...exercises].map((el) => mountExercise(el, { level, createEditor })));
   }
   mountLevel(root);
+  registerOffline();
 }
 
 onProgress(({ notice }) => { if (notice) showNotices(); });

@@ -17,7 +17,7 @@ function button(label, className) {
 
 async function exerciseData(id) {
   if (!publicData.has(id)) {
-    const url = new URL(`exercises/${id}.json`, python().assetsBase);
+    const url = new URL(`${id}.json`, python().exercisesBase);
     publicData.set(id, fetch(url).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.json();
@@ -79,6 +79,7 @@ export async function mountExercise(root, { level, createEditor }) {
     onCheck: () => check.click(),
   });
   addEventListener("pagehide", () => progress.saveCode(slot, editor.getCode()));
+  performance.mark("course:editor-ready");
 
   const rt = python();
   const showState = () => {
@@ -101,11 +102,13 @@ export async function mountExercise(root, { level, createEditor }) {
     result.dataset.state = "running";
     result.textContent = rt.state === "ready" ? "Running…" : "Waiting for Python to load, then running…";
     const onStart = () => { stop.hidden = false; result.textContent = "Running…"; };
+    performance.mark(`course:${mode}-start`);
     try {
       const verdict = mode === "check"
         ? await rt.call("check", [exercise, code], { timeoutMs, onStart })
         : await rt.call("run", [code, timeoutMs / 1000 * 2], { timeoutMs: timeoutMs * 2, onStart });
       renderVerdict(result, verdict, { mode });
+      performance.measure(`course:${mode}`, `course:${mode}-start`);
       if (mode === "check") {
         const item = progress.item(level, slot);
         if (verdict.passed && !item.solved) progress.update(level, slot, { solved: true });

@@ -5,7 +5,7 @@ import { progress } from "./progress.js";
 export function parseNumber(text) {
   const cleaned = String(text).trim()
     .replace(/[\u2212\u2012\u2013\u2014\uFE63\uFF0D]/g, "-")
-    .replace(/\s+/g, "")
+    .replace(/^([+-])\s+/, "$1")
     .replace(/^(-?\d+),(\d+)$/, "$1.$2");
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
   const value = Number(cleaned);

@@ -14,11 +14,12 @@ export function python() {
   const base = new URL(".", script ? script.src : import.meta.url);
   instance = new PythonRuntime({
     workerUrl: new URL(config.worker, base).href,
-    pyodideUrl: new URL("../pyodide/pyodide.mjs", base).href,
+    pyodideUrl: new URL(config.pyodide, base).href,
     zipUrl: new URL(config.zip, base).href,
   });
   instance.watchdogSeconds = config.watchdogSeconds;
   instance.assetsBase = base;
+  instance.exercisesBase = new URL(`${config.exercises}/`, base);
   globalThis.__coursePython = instance; // for tests and benchmarks
   return instance;
 }

@@ -1,0 +1,163 @@
+"""`make bench-site`: how fast the course feels, measured in Chromium.
+
+Builds the site, serves it locally (honouring its `_headers` cache rules and
+counting the bytes it sends), and drives /usr/bin/chromium with Playwright.
+Figures are medians of several runs; boot times are also given as ratios to a
+bare page that only calls loadPyodide() in a module worker, from the same
+files, in the same run.
+"""
+
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.site_server import build_and_serve  # noqa: E402
+
+RUNS = 5
+CHROMIUM = "/usr/bin/chromium"
+READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+CLEARED = {"version": 1, "code": {}, "levels": {
+    level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz", "started": True}
+    for level in ("autograd", "accumulate")}}
+AUTOGRAD_EXERCISES = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail": "backward-tail",
+                      "mul-backward": "mul-backward", "sub-backward": "sub-backward",
+                      "backward-tail": "backward-tail"}
+
+BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare loadPyodide</title>
+<script type="module">
+  const worker = new Worker("worker.js", { type: "module" });
+  worker.onmessage = () => { window.__bareReady = performance.now(); };
+</script>"""
+BARE_WORKER = """import { loadPyodide } from "../assets/pyodide/%s/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../assets/pyodide/%s/", import.meta.url).href });
+postMessage("ready");"""
+
+
+def mark(page, name):
+    return page.evaluate(f"performance.getEntriesByName('{name}').at(-1)?.startTime ?? null")
+
+
+def last_measure(page, name):
+    return page.evaluate(f"performance.getEntriesByName('{name}', 'measure').at(-1)?.duration ?? null")
+
+
+def check_with_keyboard(page, slot, code):
+    ex = page.locator(f'.course-exercise[data-slot="{slot}"]')
+    ex.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+    times = []
+    for _ in range(RUNS):
+        before = page.evaluate("performance.getEntriesByName('course:check', 'measure').length")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_function(f"performance.getEntriesByName('course:check', 'measure').length > {before}")
+        times.append(last_measure(page, "course:check"))
+    assert "Passed" in ex.locator(".course-result").inner_text(), slot
+    return statistics.median(times)
+
+
+def pyodide_bytes(sent):
+    return sum(n for path, n in sent.items() if "/assets/pyodide/" in path)
+
+
+def main():
+    site = Path(tempfile.mkdtemp())
+    sent = {}
+    server, url = build_and_serve(site, sent=sent)
+    version = next((site / "assets/pyodide").iterdir()).name
+    (site / "bare").mkdir()
+    (site / "bare/index.html").write_text(BARE_PAGE)
+    (site / "bare/worker.js").write_text(BARE_WORKER % (version, version))
+    results = {k: [] for k in ("editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm",
+                               "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes")}
+    checks = {slot: [] for slot in AUTOGRAD_EXERCISES}
+    instant = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for _ in range(RUNS):
+            # bare page, cold then warm (HTTP cache)
+            context = browser.new_context()
+            page = context.new_page()
+            for key in ("bare_cold", "bare_warm"):
+                page.goto(url + "/bare/")
+                page.wait_for_function("window.__bareReady", timeout=60_000)
+                results[key].append(page.evaluate("window.__bareReady"))
+            context.close()
+
+            # the course, cold then warm
+            context = browser.new_context()
+            page = context.new_page()
+            sent.clear()
+            page.goto(url + "/autograd/")
+            page.wait_for_function(READY, timeout=60_000)
+            results["ours_cold"].append(mark(page, "course:python-ready"))
+            results["editor"].append(mark(page, "course:editor-ready"))
+            results["bytes_first"].append(sum(sent.values()))
+            sent.clear()
+            page.evaluate(f"localStorage.setItem('byoa-progress', {json.dumps(json.dumps(CLEARED))})")
+            page.goto(url + "/autograd/")
+            page.wait_for_function(READY, timeout=60_000)
+            results["ours_warm"].append(mark(page, "course:python-ready"))
+            results["bytes_repeat"].append(sum(sent.values()))
+            results["pyodide_repeat"].append(pyodide_bytes(sent))
+            context.close()
+
+            context = browser.new_context()
+            page = context.new_page()
+            sent.clear()
+            page.goto(url + "/")
+            page.wait_for_load_state("networkidle")
+            results["index_bytes"].append(sum(n for path, n in sent.items() if "/assets/pyodide/" not in path
+                                              and not path.endswith(".zip")))
+            context.close()
+
+        # check latency (warm Python), each exercise of the autograd level, then instant navigation
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(url + "/autograd/")
+        page.evaluate(f"localStorage.setItem('byoa-progress', {json.dumps(json.dumps(CLEARED))})")
+        page.goto(url + "/autograd/")
+        page.wait_for_function(READY, timeout=60_000)
+        for slot, exercise_id in AUTOGRAD_EXERCISES.items():
+            checks[slot].append(check_with_keyboard(page, slot, (ROOT / "exercises" / exercise_id / "solution.py").read_text()))
+        page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
+        page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
+        assert page.evaluate("window.__coursePython.restarts") == 0
+        ex = page.locator('.course-exercise[data-slot="diamond"]')
+        ex.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text((ROOT / "exercises/diamond/solution.py").read_text())
+        page.keyboard.press("Control+Enter")
+        page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
+        instant.append(last_measure(page, "course:check"))
+        context.close()
+        browser.close()
+    server.shutdown()
+    report(results, checks, instant)
+
+
+def report(r, checks, instant):
+    med = {k: statistics.median(v) for k, v in r.items()}
+    print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start\n")
+    print(f"{'measure':<58}{'ours':>10}{'bare':>10}{'ratio':>8}  goal")
+    print(f"{'(1) first editor accepts typing':<58}{med['editor']:>8.0f}ms{'':>10}{'':>8}  < 300 ms")
+    for kind in ("cold", "warm"):
+        ours, bare = med[f"ours_{kind}"], med[f"bare_{kind}"]
+        print(f"{f'(2) Check can run (Python + engine ready), {kind}':<58}{ours:>8.0f}ms{bare:>8.0f}ms{ours / bare:>8.2f}  ratio <= 1.05")
+    for slot, times in checks.items():
+        print(f"{f'(3) Ctrl+Enter to verdict, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>10}{'':>8}  < 50 ms")
+    print(f"{'(4) first Check after instant navigation (accumulate)':<58}{instant[0]:>8.1f}ms{'':>10}{'':>8}  < 100 ms")
+    print(f"{'(5) bytes sent, first visit of /autograd/':<58}{med['bytes_first'] / 1e6:>8.2f}MB")
+    print(f"{'(5) bytes sent, repeat visit':<58}{med['bytes_repeat'] / 1e3:>8.1f}kB   of which Pyodide: {med['pyodide_repeat']:.0f} B  (goal 0)")
+    print(f"{'    a page with no editor (/): bytes without Python':<58}{med['index_bytes'] / 1e3:>8.1f}kB")
+
+
+if __name__ == "__main__":
+    main()
