@@ -114,8 +114,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
 
     def on_post_page(self, output, page, config):
         """Tell the runtime where its hashed files are (one meta tag, no extra request)."""
-        meta = f'<meta name="course-runtime" content="{self.runtime_meta}">'
-        return output.replace("</head>", f"{meta}\n</head>", 1)
+        head = [f'<meta name="course-runtime" content="{self.runtime_meta}">']
+        if 'class="course-exercise"' in output:
+            # fetch the editor while the page parses, not after course.js asks for it
+            prefix = "../" * page.url.count("/") if config.use_directory_urls else ""
+            for key in ("editor.js", "exercise.js"):
+                head.append(f'<link rel="modulepreload" href="{prefix}{ASSETS}/{self.manifest[key]}">')
+        return output.replace("</head>", "\n".join(head) + "\n</head>", 1)
 
 
 def _copy_if_changed(source, target):

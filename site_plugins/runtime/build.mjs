@@ -36,7 +36,8 @@ const result = await build({
   logLevel: "warning",
 });
 
-const entries = { "src/course.js": "course.js", "src/worker.js": "worker.js", "src/course.css": "course.css" };
+const entries = { "src/course.js": "course.js", "src/worker.js": "worker.js", "src/course.css": "course.css",
+  "src/editor.js": "editor.js", "src/exercise.js": "exercise.js" };
 const manifest = {};
 for (const [file, info] of Object.entries(result.metafile.outputs)) {
   const source = info.entryPoint && relative(here, resolve(info.entryPoint)).replace(/\\/g, "/");

@@ -64,7 +64,10 @@ async function mount() {
 
 onProgress(({ notice }) => { if (notice) showNotices(); });
 
-if (python()) startWhenIdle();
+// Module scripts run once the document is parsed: a page with code or a lab starts
+// Python right away; any other page when idle, so the next page finds it warm.
+if (document.querySelector(".course-exercise, .course-lab")) python()?.start();
+else if (python()) startWhenIdle();
 if (globalThis.document$ && typeof globalThis.document$.subscribe === "function") {
   globalThis.document$.subscribe(() => { mount(); });
 } else if (document.readyState === "loading") {

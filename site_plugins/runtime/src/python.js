@@ -45,6 +45,7 @@ export class PythonRuntime extends EventTarget {
     if (msg.type === "progress") return this.setState("loading", msg.text);
     if (msg.type === "ready") {
       this.bootSeconds = msg.seconds;
+      this.bootTimings = msg.timings;
       performance.mark("course:python-ready");
       return this.setState("ready", "");
     }

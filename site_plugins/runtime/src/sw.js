@@ -9,7 +9,8 @@ const CACHE = `byoa-${VERSION}`;
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(PRECACHE.map((path) => new Request(path, { cache: "reload" })));
+    // Hashed assets may come from the HTTP cache (the visit just fetched them); pages are revalidated.
+    await cache.addAll(PRECACHE.map((path) => new Request(path, { cache: path.startsWith("assets/") ? "default" : "no-cache" })));
     await self.skipWaiting();
   })());
 });

@@ -43,8 +43,10 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
         return r.arrayBuffer();
       }),
     ]);
+    const fetched = performance.now();
     const indexURL = new URL(".", pyodideUrl).href;
     pyodide = await loadPyodide({ indexURL });
+    const loaded = performance.now();
     post({ type: "progress", text: "Preparing the course…" });
     pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/course" });
     if (interruptBuffer) pyodide.setInterruptBuffer(new Uint8Array(interruptBuffer));
@@ -52,8 +54,10 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
     pyodide.setStderr({ write: (buf) => buf.length });
     pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/course')");
     api = pyodide.pyimport("exercises.worker_api");
-    const seconds = (performance.now() - started) / 1000;
-    post({ type: "ready", seconds, isolated: !!interruptBuffer });
+    const done = performance.now();
+    const seconds = (done - started) / 1000;
+    const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched, unpackAndImport: done - loaded };
+    post({ type: "ready", seconds, timings, isolated: !!interruptBuffer });
   } catch (error) {
     post({ type: "boot-failed", error: String(error && error.message || error) });
     throw error;
