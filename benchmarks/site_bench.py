@@ -112,15 +112,17 @@ def main():
             results["editor"].append(mark(page, "course:editor-ready"))
             results["bytes_first"].append(sum(sent.values()))
             results.setdefault("boot_parts", []).append(page.evaluate("window.__coursePython.bootTimings"))
+            page.wait_for_function("window.__coursePython.snapshotBytes > 0", timeout=30_000)
             sent.clear()
             page.goto(url + "/autograd/")
             page.wait_for_function(READY, timeout=60_000)
             results["ours_warm"].append(mark(page, "course:python-ready"))
+            results.setdefault("warm_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
             results["bytes_repeat"].append(sum(sent.values()))
             results["pyodide_repeat"].append(pyodide_bytes(sent))
             context.close()
 
-            context = browser.new_context()
+            context = browser.new_context(service_workers="block")
             page = context.new_page()
             sent.clear()
             page.goto(url + "/")
@@ -153,13 +155,14 @@ def main():
 
 
 def report(r, checks, instant):
-    med = {k: statistics.median(v) for k, v in r.items() if k != "boot_parts"}
+    med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "warm_modes")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start\n")
     print(f"{'measure':<58}{'ours':>10}{'bare':>10}{'ratio':>8}  goal")
     print(f"{'(1) first editor accepts typing':<58}{med['editor']:>8.0f}ms{'':>10}{'':>8}  < 300 ms")
     for kind in ("cold", "warm"):
         ours, bare = med[f"ours_{kind}"], med[f"bare_{kind}"]
-        print(f"{f'(2) Check can run (Python + engine ready), {kind}':<58}{ours:>8.0f}ms{bare:>8.0f}ms{ours / bare:>8.2f}  ratio <= 1.05")
+        label = f"(2) Check can run, {kind}" + (f" ({'/'.join(sorted(set(r['warm_modes'])))} boot)" if kind == "warm" else " (normal boot)")
+        print(f"{label:<58}{ours:>8.0f}ms{bare:>8.0f}ms{ours / bare:>8.2f}  ratio <= 1.05")
     for slot, times in checks.items():
         print(f"{f'(3) Ctrl+Enter to verdict, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>10}{'':>8}  < 50 ms")
     print(f"{'(4) first Check after instant navigation (accumulate)':<58}{instant[0]:>8.1f}ms{'':>10}{'':>8}  < 100 ms")

@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 
+from . import checks  # noqa: F401  (loaded before any learner code, so its pristine state is known)
 from .sandbox import (LEARNER_FILE, CappedOutput, Sandbox, describe_exception,
                       describe_syntax_error, find_blank, fresh_namespace)
 
@@ -130,10 +131,16 @@ def run(code, timeout_seconds=10.0):
     return verdict
 
 
+_compiled_tests = {}  # (id, source) -> code object; a dict, so restores keep its contents
+
+
 def _load_tests(exercise):
     namespace = fresh_namespace()
     namespace["__name__"] = f"tests_{exercise.id.replace('-', '_')}"
-    exec(compile(exercise.tests, f"exercises/{exercise.id}/tests.py", "exec"), namespace)
+    key = (exercise.id, exercise.tests)
+    if key not in _compiled_tests:
+        _compiled_tests[key] = compile(exercise.tests, f"exercises/{exercise.id}/tests.py", "exec")
+    exec(_compiled_tests[key], namespace)
     return [(name, fn) for name, fn in namespace.items()
             if name.startswith("test_") and callable(fn)]
 
@@ -166,8 +173,6 @@ def _run_one_test(fn, learner, code):
 
 
 def grade(exercise, code):
-    from .checks import Learner
-
     compiled, early = _prepare(code)
     if early:
         return early
@@ -178,7 +183,7 @@ def grade(exercise, code):
         return _error_verdict(exc, output, code)
 
     tests = _load_tests(exercise)
-    learner = Learner(namespace)
+    learner = checks.Learner(namespace)
     results = []
     try:
         with _TimeLimit(exercise.timeout_seconds):

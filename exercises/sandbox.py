@@ -5,8 +5,7 @@ Pyodide in the browser's worker). It can redefine builtins, swap sys.stdout,
 install trace hooks or patch our modules. `Sandbox` snapshots all of that
 before the learner's code runs and restores it afterwards, using only
 references captured up front, so a patched module cannot stop the restore.
-Modules the learner imported or patched (the reference `engine` included) are
-dropped from sys.modules, so hidden tests import pristine copies.
+Modules the learner imported are dropped again afterwards.
 
 This protects honest feedback; it is not a security boundary. Client-side
 grading can always be read and bypassed by a determined learner.
@@ -20,9 +19,9 @@ import traceback
 LEARNER_FILE = "main.py"
 BLANK = "____"
 OUTPUT_LIMIT = 20_000
-TRUSTED_PREFIXES = ("exercises", "engine")
-# Dropped after every learner run so hidden tests import pristine copies.
-FRESH_MODULES = ("engine", "exercises.checks")
+# Restored after every run: our modules, the reference engine, and the stdlib
+# modules hidden tests compute with (a learner could patch math.tanh or random).
+TRUSTED_PREFIXES = ("exercises", "engine", "math", "random", "json")
 
 
 class CappedOutput(io.TextIOBase):
@@ -55,15 +54,38 @@ class CappedOutput(io.TextIOBase):
         return self.dropped > 0
 
 
-class Sandbox:
-    """Snapshot interpreter state now; `restore()` puts it back."""
+class _Pristine:
+    """The interpreter as it was before any learner code ran, captured once.
+
+    Our own modules, the reference engine and the stdlib modules the tests lean
+    on never change legitimately, so one snapshot serves every restore (and no
+    module has to be re-imported, which would cost a compile per run).
+    """
 
     def __init__(self):
-        self._builtins = dict(builtins.__dict__)
+        self.builtins = dict(builtins.__dict__)
+        self.modules = {name: mod for name, mod in sys.modules.items()
+                        if _is_trusted(name) and mod is not None}
+        self.states = [(mod, dict(mod.__dict__)) for mod in self.modules.values()]
+        self.functions, self.classes = _snapshot_objects(state for _, state in self.states)
+
+
+# A container, not a plain global: restoring this module's own dict must not forget it.
+_pristine = {}
+
+
+def _is_trusted(name):
+    return name.split(".")[0] in TRUSTED_PREFIXES
+
+
+class Sandbox:
+    """Note what is loaded now; `restore()` brings back the pristine interpreter."""
+
+    def __init__(self):
+        if "state" not in _pristine:
+            _pristine["state"] = _Pristine()
+        self._pristine = _pristine["state"]
         self._modules = dict(sys.modules)
-        self._trusted = {name: dict(mod.__dict__) for name, mod in sys.modules.items()
-                         if name.split(".")[0] in TRUSTED_PREFIXES and mod is not None}
-        self._functions, self._classes = _snapshot_objects(self._trusted.values())
         self._streams = (sys.stdout, sys.stderr, sys.stdin)
         self._hooks = (sys.gettrace(), sys.getprofile(), sys.displayhook, sys.excepthook)
         self._recursion_limit = sys.getrecursionlimit()
@@ -71,24 +93,24 @@ class Sandbox:
 
     def _make_restore(self):
         # Everything the restore needs is captured here, as locals of this closure.
-        saved_builtins, live_builtins = self._builtins, builtins.__dict__
+        pristine = self._pristine
+        saved_builtins, live_builtins = pristine.builtins, builtins.__dict__
         saved_modules, live_modules = self._modules, sys.modules
-        trusted = [(saved_modules[name], state) for name, state in self._trusted.items()]
-        functions, classes = self._functions, self._classes
+        trusted_modules, trusted, functions, classes = (pristine.modules, pristine.states,
+                                                        pristine.functions, pristine.classes)
         set_attr, del_attr, type_dict = setattr, delattr, vars
         streams, hooks, limit = self._streams, self._hooks, self._recursion_limit
         clear, update, keys = dict.clear, dict.update, dict.keys
         settrace, setprofile, setlimit = sys.settrace, sys.setprofile, sys.setrecursionlimit
-        sys_module, prefixes, fresh = sys, TRUSTED_PREFIXES, FRESH_MODULES
-
-        def is_fresh(name):
-            return any(name == f or name.startswith(f + ".") for f in fresh)
+        gettrace, getprofile = sys.gettrace, sys.getprofile
+        sys_module, is_trusted = sys, _is_trusted
 
         def restore():
-            settrace(None)
-            setprofile(None)
-            settrace(hooks[0])
-            setprofile(hooks[1])
+            # Put back the hooks that were there (a debugger's, a profiler's), dropping the learner's.
+            if gettrace() is not hooks[0]:
+                settrace(hooks[0])
+            if getprofile() is not hooks[1]:
+                setprofile(hooks[1])
             sys_module.displayhook, sys_module.excepthook = hooks[2], hooks[3]
             sys_module.stdout, sys_module.stderr, sys_module.stdin = streams
             setlimit(limit)
@@ -106,12 +128,12 @@ class Sandbox:
                 for key, value in saved.items():
                     if key not in ("__dict__", "__weakref__", "__doc__") and type_dict(cls).get(key) is not value:
                         set_attr(cls, key, value)
+            # Modules imported during the run go; a trusted one we have no pristine copy of
+            # goes too (the next import is fresh); the pristine ones are put back in place.
             for name in list(keys(live_modules)):
-                if name not in saved_modules or is_fresh(name):
+                if name not in saved_modules or (is_trusted(name) and name not in trusted_modules):
                     del live_modules[name]
-            for name, module in saved_modules.items():
-                if name.split(".")[0] in prefixes and not is_fresh(name):
-                    live_modules[name] = module
+            update(live_modules, trusted_modules)
         return restore
 
 
@@ -127,7 +149,7 @@ def _snapshot_objects(module_states):
             if id(value) in seen:
                 continue
             seen.add(id(value))
-            if isinstance(value, type) and value.__module__.split(".")[0] in TRUSTED_PREFIXES:
+            if isinstance(value, type) and _is_trusted(value.__module__):
                 classes.append((value, dict(vars(value))))
                 members = list(vars(value).values())
             else:
@@ -145,6 +167,8 @@ def fresh_namespace():
 
 def find_blank(code):
     """Line number of the first ____ blank left in the code, or None."""
+    if BLANK not in code:
+        return None
     import tokenize
     try:
         for tok in tokenize.generate_tokens(io.StringIO(code).readline):

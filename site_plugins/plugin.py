@@ -48,6 +48,7 @@ class CourseConfig(base.Config):
     pyodide_dir = c.Dir(exists=True, default="node_modules/pyodide")
     runtime_dir = c.Type(str, default="site_plugins/runtime/dist")
     watchdog_seconds = c.Type((int, float), default=5)
+    memory_snapshot = c.Type(bool, default=True)  # Pyodide's private snapshot API, for warm boots
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
@@ -71,6 +72,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
             "watchdogSeconds": self.config.watchdog_seconds,
+            "snapshot": self.config.memory_snapshot,
         }), quote=True)
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")

@@ -137,6 +137,9 @@ FORGERIES = {
     "patches the reference engine": (
         "import engine, engine.engine\n"
         "engine.Value.__add__ = lambda s, o: s\nengine.engine.Value.backward = lambda s: None\n"),
+    "patches math and random": (
+        "import math, random\nmath.isclose = lambda *a, **k: True\nmath.isfinite = lambda x: True\n"
+        "random.Random.uniform = lambda self, a, b: 3.0\n"),
     "installs a trace hook": "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)\n",
     "swallows the tests' exceptions": (
         "import builtins\n_orig = builtins.AssertionError\n"

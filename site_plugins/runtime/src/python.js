@@ -10,9 +10,11 @@
 const GRACE_MS = 1500;
 
 export class PythonRuntime extends EventTarget {
-  constructor({ workerUrl, pyodideUrl, zipUrl }) {
+  constructor({ workerUrl, pyodideUrl, zipUrl, useSnapshot = false }) {
     super();
     this.urls = { workerUrl, pyodideUrl, zipUrl };
+    this.useSnapshot = useSnapshot;
+    this.bootMode = null;
     this.worker = null;
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = "";
@@ -31,7 +33,7 @@ export class PythonRuntime extends EventTarget {
     this.setState("loading", "Loading Python…");
     this.worker.postMessage({
       type: "boot", pyodideUrl: this.urls.pyodideUrl, zipUrl: this.urls.zipUrl,
-      interruptBuffer: this.interrupt ? this.interrupt.buffer : null,
+      interruptBuffer: this.interrupt ? this.interrupt.buffer : null, useSnapshot: this.useSnapshot,
     });
   }
 
@@ -46,11 +48,13 @@ export class PythonRuntime extends EventTarget {
     if (msg.type === "ready") {
       this.bootSeconds = msg.seconds;
       this.bootTimings = msg.timings;
+      this.bootMode = msg.mode;
       performance.mark("course:python-ready");
       return this.setState("ready", "");
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.restart();
+    if (msg.type === "snapshot-saved") { this.snapshotBytes = msg.bytes; return undefined; }
     const call = this.pending.get(msg.id);
     if (!call) return; // not ours: ids are random, a forged message cannot match
     if (msg.type === "started") {

@@ -16,6 +16,7 @@ export function python() {
     workerUrl: new URL(config.worker, base).href,
     pyodideUrl: new URL(config.pyodide, base).href,
     zipUrl: new URL(config.zip, base).href,
+    useSnapshot: !!config.snapshot && typeof caches !== "undefined",
   });
   instance.watchdogSeconds = config.watchdogSeconds;
   instance.assetsBase = base;

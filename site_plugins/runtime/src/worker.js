@@ -32,7 +32,48 @@ self.onmessage = (event) => {
   else if (msg.type === "call") handleCall(msg);
 };
 
-async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
+// Pyodide's memory snapshot (a private API, so it may change between releases):
+// the first visit boots normally and saves a snapshot of the fresh interpreter in
+// Cache Storage; later visits restore it, several times faster. Any failure falls
+// back to the normal boot and drops the snapshot.
+const SNAPSHOT_CACHE = "byoa-python-snapshot";
+
+async function savedSnapshot(key) {
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(key);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function saveSnapshot(key, bytes) {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const old of await cache.keys()) await cache.delete(old);
+    await cache.put(key, new Response(bytes));
+    post({ type: "snapshot-saved", bytes: bytes.length });
+  } catch { /* storage full or unavailable: the next visit boots normally */ }
+}
+
+async function startPython(loadPyodide, indexURL, useSnapshot) {
+  const key = new URL("snapshot.bin", indexURL).href;
+  const snapshot = useSnapshot ? await savedSnapshot(key) : null;
+  if (snapshot) {
+    try {
+      return { py: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), mode: "snapshot" };
+    } catch {
+      await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+      return { py: await loadPyodide({ indexURL }), mode: "fallback" };
+    }
+  }
+  if (!useSnapshot) return { py: await loadPyodide({ indexURL }), mode: "normal" };
+  const py = await loadPyodide({ indexURL, _makeSnapshot: true });
+  saveSnapshot(key, py.makeMemorySnapshot());
+  return { py, mode: "normal" };
+}
+
+async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
@@ -45,7 +86,8 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
     ]);
     const fetched = performance.now();
     const indexURL = new URL(".", pyodideUrl).href;
-    pyodide = await loadPyodide({ indexURL });
+    const booted = await startPython(loadPyodide, indexURL, useSnapshot);
+    pyodide = booted.py;
     const loaded = performance.now();
     post({ type: "progress", text: "Preparing the course…" });
     pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/course" });
@@ -57,7 +99,7 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer }) {
     const done = performance.now();
     const seconds = (done - started) / 1000;
     const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched, unpackAndImport: done - loaded };
-    post({ type: "ready", seconds, timings, isolated: !!interruptBuffer });
+    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer });
   } catch (error) {
     post({ type: "boot-failed", error: String(error && error.message || error) });
     throw error;
