@@ -42,7 +42,6 @@ function nameThemeLandmarks() {
 async function mount() {
   const root = document.querySelector("article") || document.body;
   nameThemeLandmarks();
-  if (root.querySelector(".arithmatex")) import("./math.js").then(({ renderMath }) => renderMath(root));
   installShortcuts();
   if (progress.notices.length) showNotices();
   const level = pageLevel(root) || location.pathname;
@@ -51,23 +50,22 @@ async function mount() {
   renderCourseMap(root);
   mountProgressTools(root);
   const exercises = root.querySelectorAll(".course-exercise");
-  // A page with code or a lab needs Python now; any other page starts it once idle,
-  // so the next page finds it warm (the worker survives instant navigation).
-  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
   if (exercises.length) {
     const [{ createEditor }, { mountExercise }] = await loadEditor();
     await Promise.all([...exercises].map((el) => mountExercise(el, { level, createEditor })));
   }
+  // Python next: on two cores its download and compile would otherwise slow the editors down.
+  // (A page with code or a lab needs it now; any other page starts it once idle, so the
+  // next page finds it warm: the worker survives instant navigation.)
+  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
+  if (root.querySelector(".arithmatex")) import("./math.js").then(({ renderMath }) => renderMath(root));
   mountLevel(root);
   registerOffline();
 }
 
 onProgress(({ notice }) => { if (notice) showNotices(); });
 
-// Module scripts run once the document is parsed: a page with code or a lab starts
-// Python right away; any other page when idle, so the next page finds it warm.
-if (document.querySelector(".course-exercise, .course-lab")) python()?.start();
-else if (python()) startWhenIdle();
+if (python() && !document.querySelector(".course-exercise, .course-lab")) startWhenIdle();
 if (globalThis.document$ && typeof globalThis.document$.subscribe === "function") {
   globalThis.document$.subscribe(() => { mount(); });
 } else if (document.readyState === "loading") {
