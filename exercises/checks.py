@@ -73,3 +73,18 @@ def rule_grads(Value, build, inputs, upstream, start=0.0):
     out.grad = upstream
     out._backward()
     return [v.grad for v in values]
+
+
+def nudge_check(Value, build, point, h=1e-6):
+    """Compare the learner's backward pass with the finite-difference oracle, on the
+    learner's own forward pass. Returns [(index, autograd, numeric)] that disagree."""
+    from engine.gradcheck import finite_difference
+
+    inputs = [Value(x) for x in point]
+    build(*inputs).backward()
+    wrong = []
+    for i, v in enumerate(inputs):
+        numeric = finite_difference(lambda *xs: build(*(Value(x) for x in xs)).data, point, i, h)
+        if not close(v.grad, numeric, tol=1e-4):
+            wrong.append((i, v.grad, numeric))
+    return wrong

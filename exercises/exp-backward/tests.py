@@ -1,7 +1,7 @@
 """Hidden tests: the backward rule of exp, against the reference engine."""
 
 from engine import Value as Reference
-from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+from exercises.checks import close, expect, fmt, nudge_check, random_inputs, rule_grads
 
 import math
 
@@ -44,3 +44,12 @@ def test_in_a_graph(learner):
             ((A * B).exp() * A).backward()
         for name, m, r in zip("ab", mine, ref):
             expect(close(m.grad, r.grad), f"dL/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")
+
+
+def test_matches_the_nudge_oracle(learner):
+    "exp(a·b) + a: every gradient matches finite differences"
+    Value = learner["Value"]
+    for point in random_inputs(5, n=2, low=-1.5, high=1.5, seed=7):
+        for i, autograd, numeric in nudge_check(Value, lambda a, b: (a * b).exp() + a, point):
+            expect(False, f"At {', '.join(fmt(x) for x in point)}: input {i + 1}'s gradient is {fmt(autograd)}, "
+                          f"but nudging it gives {fmt(numeric)}.")

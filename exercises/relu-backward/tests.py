@@ -1,7 +1,7 @@
 """Hidden tests: the backward rule of relu, against the reference engine."""
 
 from engine import Value as Reference
-from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+from exercises.checks import close, expect, fmt, nudge_check, random_inputs, rule_grads
 
 def op(v):
     return v.relu()
@@ -42,3 +42,12 @@ def test_neuron(learner):
             (W * X + B).relu().backward()
         for name, m, r in zip(("w", "x", "b"), mine, ref):
             expect(close(m.grad, r.grad), f"d out/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")
+
+
+def test_matches_the_nudge_oracle(learner):
+    "relu(a·b)·a: every gradient matches finite differences"
+    Value = learner["Value"]
+    for point in random_inputs(5, n=2, low=-3.0, high=3.0, seed=7):
+        for i, autograd, numeric in nudge_check(Value, lambda a, b: (a * b).relu() * a, point):
+            expect(False, f"At {', '.join(fmt(x) for x in point)}: input {i + 1}'s gradient is {fmt(autograd)}, "
+                          f"but nudging it gives {fmt(numeric)}.")

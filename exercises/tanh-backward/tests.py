@@ -1,7 +1,7 @@
 """Hidden tests: the backward rule of tanh, against the reference engine."""
 
 from engine import Value as Reference
-from exercises.checks import close, expect, fmt, random_inputs, rule_grads
+from exercises.checks import close, expect, fmt, nudge_check, random_inputs, rule_grads
 
 import math
 
@@ -46,3 +46,12 @@ def test_neuron(learner):
             (W * X + B).tanh().backward()
         for name, m, r in zip(("w", "x", "b"), mine, ref):
             expect(close(m.grad, r.grad), f"d out/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")
+
+
+def test_matches_the_nudge_oracle(learner):
+    "(w·x).tanh()·w: every gradient matches finite differences"
+    Value = learner["Value"]
+    for point in random_inputs(5, n=2, low=-1.5, high=1.5, seed=7):
+        for i, autograd, numeric in nudge_check(Value, lambda w, x: (w * x).tanh() * w, point):
+            expect(False, f"At {', '.join(fmt(x) for x in point)}: input {i + 1}'s gradient is {fmt(autograd)}, "
+                          f"but nudging it gives {fmt(numeric)}.")
