@@ -88,3 +88,15 @@ def nudge_check(Value, build, point, h=1e-6):
         if not close(v.grad, numeric, tol=1e-4):
             wrong.append((i, v.grad, numeric))
     return wrong
+
+
+def expect_same_gradients(Value, build, point, names, where=""):
+    """Backpropagate `build` through the learner's Value and through the reference
+    engine at `point`; fail naming the first input whose gradient differs."""
+    mine = [Value(x) for x in point]
+    ref = [ReferenceValue(x) for x in point]
+    build(*mine).backward()
+    build(*ref).backward()
+    where = where or "At " + ", ".join(f"{n} = {fmt(x)}" for n, x in zip(names, point))
+    for name, m, r in zip(names, mine, ref):
+        expect(close(m.grad, r.grad), f"{where}: d/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")

@@ -1,7 +1,7 @@
 """Hidden tests: the backward rule of relu, against the reference engine."""
 
 from engine import Value as Reference
-from exercises.checks import close, expect, fmt, nudge_check, random_inputs, rule_grads
+from exercises.checks import close, expect, expect_same_gradients, fmt, nudge_check, random_inputs, rule_grads
 
 def op(v):
     return v.relu()
@@ -37,11 +37,7 @@ def test_neuron(learner):
     "A relu neuron, relu(w·x + b), gets the engine's gradients"
     Value = learner["Value"]
     for w, x, b in random_inputs(6, n=3, seed=83):
-        mine, ref = [Value(v) for v in (w, x, b)], [Reference(v) for v in (w, x, b)]
-        for W, X, B in (mine, ref):
-            (W * X + B).relu().backward()
-        for name, m, r in zip(("w", "x", "b"), mine, ref):
-            expect(close(m.grad, r.grad), f"d out/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")
+        expect_same_gradients(Value, lambda W, X, B: (W * X + B).relu(), (w, x, b), ("w", "x", "b"))
 
 
 def test_matches_the_nudge_oracle(learner):

@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import expect
 
 from .helpers import (SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, check, exercise, fill_blanks,
-                      open_level, replace_code)
+                      open_level)
 
 
 def test_right_answer_passes_and_code_survives_reload(page, site):

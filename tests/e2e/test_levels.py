@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python
-from .helpers import answer, check, exercise, question, replace_code
+from .helpers import answer, check, exercise, replace_code
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 

@@ -1,19 +1,12 @@
 // A graded code exercise: editor, Run / Check / Stop / Reset / Hint / Show answer,
 // results in a live region, code saved as the learner types.
+import { button, liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
 
 const KEYS_HELP = "Enter keeps the indent · Tab indents · Esc then Tab leaves the editor · Ctrl/⌘ + Enter checks";
 const publicData = new Map();
-
-function button(label, className) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = `md-button course-button ${className || ""}`;
-  b.textContent = label;
-  return b;
-}
 
 async function exerciseData(id) {
   if (!publicData.has(id)) {
@@ -56,10 +49,7 @@ export async function mountExercise(root, { level, createEditor }) {
   loading.className = "course-python-status";
   bar.append(run, check, stop, reset, hint, show, loading);
 
-  const result = document.createElement("div");
-  result.className = "course-result";
-  result.setAttribute("role", "status");
-  result.setAttribute("aria-live", "polite");
+  const result = liveStatus("div", "course-result");
   const hints = document.createElement("ol");
   hints.className = "course-hints";
   hints.setAttribute("aria-label", "Hints");

@@ -1,6 +1,7 @@
 // "The whole graph, alive": any expression drawn as its computation graph, with
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
+import { liveStatus } from "./dom.js";
 import { drawGraph, fmt, svg } from "./graphview.js";
 import { python } from "./runtime.js";
 
@@ -28,10 +29,7 @@ export function mountExpression(root) {
   sliders.className = "course-lab__sliders";
   form.append(exprLabel, draw, sliders);
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
-  const status = document.createElement("p");
-  status.className = "course-lab__status";
-  status.setAttribute("role", "status");
-  status.setAttribute("aria-live", "polite");
+  const status = liveStatus("p", "course-lab__status");
   const table = document.createElement("table");
   table.className = "course-lab__checks";
   root.prepend(form, figure, status, table);

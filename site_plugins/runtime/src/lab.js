@@ -1,6 +1,7 @@
 // The step-through graph lab: L = (a·b + c)·d, one node at a time.
 // The numbers (forward data and every backward step) come from the reference
 // engine: embedded at build time, recomputed by the worker when an input changes.
+import { liveStatus } from "./dom.js";
 import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
 import { python } from "./runtime.js";
 
@@ -60,10 +61,7 @@ export function mountLab(root) {
   all.textContent = "Run all";
   bar.append(main, all);
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
-  const status = document.createElement("p");
-  status.className = "course-lab__status";
-  status.setAttribute("role", "status");
-  status.setAttribute("aria-live", "polite");
+  const status = liveStatus("p", "course-lab__status");
   const legendText = document.createElement("p");
   legendText.className = "course-lab__legend";
   legendText.textContent = "Values flow forward (left to right). Gradients flow back, times the factor on each edge.";

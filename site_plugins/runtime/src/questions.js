@@ -1,4 +1,5 @@
 // Number and choice questions: typed answers are read the way people write them.
+import { liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
 
 /** "-6", "−6" (Unicode minus), " -6.0 ", "+6", "6,5" -> a number; null when it is not one. */
@@ -73,10 +74,7 @@ export function mountQuestion(root, { level }) {
   show.type = "button";
   show.className = "md-button course-button";
   show.textContent = "Show answer";
-  const feedback = document.createElement("p");
-  feedback.className = "course-feedback";
-  feedback.setAttribute("role", "status");
-  feedback.setAttribute("aria-live", "polite");
+  const feedback = liveStatus("p", "course-feedback");
   form.append(check, show);
   if (kind === "choice") form.prepend(root.querySelector("fieldset"));
   root.append(form, feedback);

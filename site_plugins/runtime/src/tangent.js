@@ -1,5 +1,6 @@
 // The derivative as a nudge: f(x) = 3x² − 4x + 5, its tangent at x₀, the slope
 // measured by a central difference (the oracle) next to the engine's gradient.
+import { liveStatus } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { extent, frame, polyline } from "./plots.js";
 import { python } from "./runtime.js";
@@ -23,10 +24,7 @@ export function mountTangent(root) {
   hLabel.append("nudge ", h);
   controls.append(xLabel, hLabel);
   const figure = svg("svg", { class: "course-plot", role: "img" });
-  const readout = document.createElement("p");
-  readout.className = "course-lab__status";
-  readout.setAttribute("role", "status");
-  readout.setAttribute("aria-live", "polite");
+  const readout = liveStatus("p", "course-lab__status");
   root.prepend(controls, figure, readout);
 
   function draw() {

@@ -1,6 +1,7 @@
 // Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary, and the network itself with a draggable test point.
+import { liveStatus } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { extent, frame, polyline, scale } from "./plots.js";
 import { python } from "./runtime.js";
@@ -22,20 +23,15 @@ export function mountTraining(root) {
   const progressBar = Object.assign(document.createElement("progress"), { max: STEPS, value: 0 });
   progressBar.setAttribute("aria-label", "Training progress");
   bar.append(train, progressBar);
-  const status = document.createElement("p");
-  status.className = "course-lab__status";
-  status.setAttribute("role", "status");
-  status.setAttribute("aria-live", "polite");
-  status.textContent = "Press Train: the network learns in the background, and the loss curve grows as it goes.";
+  const status = liveStatus("p", "course-lab__status",
+    "Press Train: the network learns in the background, and the loss curve grows as it goes.");
   const lossPlot = svg("svg", { class: "course-plot course-training__loss", role: "img", "aria-label": "Loss curve: not trained yet" });
   const pictures = document.createElement("div");
   pictures.className = "course-training__pictures";
   const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "application", tabindex: "0",
     "aria-label": "Decision boundary. Train first; then drag the test point, or move it with the arrow keys." });
   const network = svg("svg", { class: "course-plot course-training__network", role: "img", "aria-label": "The network: train first" });
-  const readout = document.createElement("p");
-  readout.className = "course-lab__status";
-  readout.setAttribute("role", "status");
+  const readout = liveStatus("p", "course-lab__status");
   pictures.append(boundary, network);
   root.prepend(bar, status, lossPlot, pictures, readout);
 

@@ -1,13 +1,6 @@
 // Export and import of progress as a file, and "Reset all progress" (course map page).
+import { button, liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
-
-function button(text) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "md-button course-button";
-  b.textContent = text;
-  return b;
-}
 
 export function mountProgressTools(root) {
   for (const box of root.querySelectorAll(".course-map")) {
@@ -15,9 +8,7 @@ export function mountProgressTools(root) {
     box.dataset.toolsMounted = "true";
     const bar = document.createElement("div");
     bar.className = "course-toolbar course-progress-tools";
-    const message = document.createElement("p");
-    message.setAttribute("role", "status");
-    message.className = "course-feedback";
+    const message = liveStatus("p", "course-feedback");
     const exportButton = button("Export progress");
     const importButton = button("Import progress");
     const resetButton = button("Reset all progress");
