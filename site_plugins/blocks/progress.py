@@ -2,7 +2,7 @@
 
 import xml.etree.ElementTree as etree
 
-from pymdownx.blocks.block import Block, type_number
+from pymdownx.blocks.block import Block
 
 from .errors import CourseBlockError
 
@@ -38,7 +38,6 @@ class Quiz(Block):
     """The skip-level test: every question and exercise inside counts."""
     NAME = "quiz"
     ARGUMENT = None
-    OPTIONS = {"stars": (3, type_number)}
 
     def on_create(self, parent):
         return etree.SubElement(parent, "section", {"class": "course-quiz"})
