@@ -3,7 +3,7 @@
 // learned decision boundary, and the network itself with a draggable test point.
 import { liveStatus } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
-import { extent, frame, polyline, scale } from "./plots.js";
+import { frame, polyline, scale } from "./plots.js";
 import { python } from "./runtime.js";
 
 const STEPS = 120;
