@@ -100,3 +100,13 @@ def expect_same_gradients(Value, build, point, names, where=""):
     where = where or "At " + ", ".join(f"{n} = {fmt(x)}" for n, x in zip(names, point))
     for name, m, r in zip(names, mine, ref):
         expect(close(m.grad, r.grad), f"{where}: d/d{name} should be {fmt(r.grad)}, but it is {fmt(m.grad)}.")
+
+
+def expect_adds_into_grad(Value, build, points, upstream_points, what):
+    """The rule must add into .grad: inputs already holding 0.5 keep it."""
+    for point, g in zip(points, upstream_points):
+        got = rule_grads(Value, build, point, g, start=0.5)
+        want = rule_grads(ReferenceValue, build, point, g, start=0.5)
+        for mine, ref in zip(got, want):
+            expect(close(mine, ref), f"x already held 0.5; after {what} it should hold {fmt(ref)}, "
+                                     f"not {fmt(mine)}. Use +=.")

@@ -1,22 +1,17 @@
 """Hidden tests: the two lines of `_backward` in `__sub__`."""
 
-from exercises.checks import close, expect, expect_same_gradients, fmt, random_inputs
+from exercises.checks import close, expect, expect_same_gradients, fmt, random_inputs, rule_grads
 
 
-def _difference_grads(Value, a, b, g, start=0.0):
-    A, B = Value(a), Value(b)
-    A.grad = B.grad = start
-    out = A - B
-    out.grad = g
-    out._backward()
-    return A.grad, B.grad
+def _difference(a, b):
+    return a - b
 
 
 def test_self_gets_plus_out_grad(learner):
     "out = self − other sends +out.grad to self"
     Value = learner["Value"]
     for a, b, g in random_inputs(10, n=3, seed=11):
-        got, _ = _difference_grads(Value, a, b, g)
+        got, _ = rule_grads(Value, _difference, [a, b], g)
         expect(close(got, g),
                f"With out.grad = {fmt(g)}, self.grad should be {fmt(g)} but is {fmt(got)}. "
                "When self grows, out grows by the same amount: self gets +1 × out.grad, as in a sum.")
@@ -26,7 +21,7 @@ def test_other_gets_minus_out_grad(learner):
     "out = self − other sends −out.grad to other"
     Value = learner["Value"]
     for a, b, g in random_inputs(10, n=3, seed=12):
-        _, got = _difference_grads(Value, a, b, g)
+        _, got = rule_grads(Value, _difference, [a, b], g)
         expect(close(got, -g),
                f"With out.grad = {fmt(g)}, other.grad should be {fmt(-g)} but is {fmt(got)}. "
                "When other grows, out shrinks: other gets −1 × out.grad (other.grad -= out.grad).")
@@ -36,7 +31,7 @@ def test_adds_to_what_is_there(learner):
     "Both lines add into .grad, keeping gradient from other uses"
     Value = learner["Value"]
     for a, b, g in random_inputs(5, n=3, seed=13):
-        got_a, got_b = _difference_grads(Value, a, b, g, start=0.5)
+        got_a, got_b = rule_grads(Value, _difference, [a, b], g, start=0.5)
         expect(close(got_a, 0.5 + g) and close(got_b, 0.5 - g),
                f"Both inputs already held 0.5; after the rule they should hold {fmt(0.5 + g)} and "
                f"{fmt(0.5 - g)}, but hold {fmt(got_a)} and {fmt(got_b)}. With = instead of += or -=, "

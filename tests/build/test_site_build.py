@@ -71,7 +71,8 @@ def test_blocks_render_with_their_data(site):
     assert '"grads": [-6.0, -4.0, -2.0, -2.0, -2.0, 7.0, 1.0]' in html.replace("&quot;", '"')
 
 
-def _broken_site(tmp_path, page):
+def _broken_site(tmp_path, page, exercises_dir=ROOT / "exercises"):
+    """Build a one-page site with the course plugin; return the finished process."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text(page)
@@ -81,7 +82,7 @@ docs_dir: {docs}
 theme: {{name: material, font: false}}
 plugins:
   - course:
-      exercises_dir: {ROOT / 'exercises'}
+      exercises_dir: {exercises_dir}
       pyodide_dir: {ROOT / 'node_modules/pyodide'}
       runtime_dir: {ROOT / 'site_plugins/runtime/dist'}
 markdown_extensions: [admonition, attr_list]
@@ -110,18 +111,5 @@ def test_malformed_exercise_metadata_fails_the_build(tmp_path):
     exercises = tmp_path / "exercises"
     (exercises / "broken").mkdir(parents=True)
     (exercises / "broken" / "exercise.toml").write_text('title = "x"\n')
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text("# hi\n")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"""site_name: t
-docs_dir: {docs}
-theme: {{name: material, font: false}}
-plugins:
-  - course:
-      exercises_dir: {exercises}
-      pyodide_dir: {ROOT / 'node_modules/pyodide'}
-      runtime_dir: {ROOT / 'site_plugins/runtime/dist'}
-""")
-    result = build(config, tmp_path / "site")
+    result = _broken_site(tmp_path, "# hi\n", exercises_dir=exercises)
     assert result.returncode != 0 and "'level' must be a non-empty string" in result.stderr

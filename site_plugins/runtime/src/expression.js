@@ -1,7 +1,7 @@
 // "The whole graph, alive": any expression drawn as its computation graph, with
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
-import { liveStatus } from "./dom.js";
+import { button, liveStatus } from "./dom.js";
 import { drawGraph, fmt, svg } from "./graphview.js";
 import { python } from "./runtime.js";
 
@@ -20,10 +20,8 @@ export function mountExpression(root) {
   expr.className = "course-question__input course-expression__input";
   expr.readOnly = !data.editable;
   exprLabel.append(expr);
-  const draw = document.createElement("button");
+  const draw = button("Draw graph", "md-button--primary");
   draw.type = "submit";
-  draw.className = "md-button md-button--primary course-button";
-  draw.textContent = "Draw graph";
   draw.hidden = !data.editable;
   const sliders = document.createElement("div");
   sliders.className = "course-lab__sliders";

@@ -1,7 +1,7 @@
 // The step-through graph lab: L = (a·b + c)·d, one node at a time.
 // The numbers (forward data and every backward step) come from the reference
 // engine: embedded at build time, recomputed by the worker when an input changes.
-import { liveStatus } from "./dom.js";
+import { button, liveStatus } from "./dom.js";
 import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
 import { python } from "./runtime.js";
 
@@ -52,13 +52,8 @@ export function mountLab(root) {
   phase.className = "course-lab__phase";
   const bar = document.createElement("div");
   bar.className = "course-toolbar";
-  const main = document.createElement("button");
-  main.type = "button";
-  main.className = "md-button md-button--primary course-button course-lab__main";
-  const all = document.createElement("button");
-  all.type = "button";
-  all.className = "md-button course-button";
-  all.textContent = "Run all";
+  const main = button("", "md-button--primary course-lab__main");
+  const all = button("Run all");
   bar.append(main, all);
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");

@@ -1,5 +1,6 @@
 // A level's progress: locked sections, the skip-level quiz, stars, the recap,
 // the level header, and the course map on the home page.
+import { button } from "./dom.js";
 import { progress } from "./progress.js";
 
 const STAR_COUNT = 3;
@@ -88,10 +89,7 @@ export function renderHeader(root, level, status) {
     const text = document.createElement("p");
     text.className = "course-level__status";
     text.setAttribute("role", "status");
-    const reset = document.createElement("button");
-    reset.type = "button";
-    reset.className = "md-button course-button";
-    reset.textContent = "Reset my progress";
+    const reset = button("Reset my progress");
     reset.addEventListener("click", () => {
       if (!confirm("Reset your progress on this level? Your answers, code and stars for it will be forgotten.")) return;
       resetLevel(root, level);

@@ -1,5 +1,5 @@
 // Number and choice questions: typed answers are read the way people write them.
-import { liveStatus } from "./dom.js";
+import { button, liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
 
 /** "-6", "−6" (Unicode minus), " -6.0 ", "+6", "6,5" -> a number; null when it is not one. */
@@ -66,14 +66,9 @@ export function mountQuestion(root, { level }) {
     readAnswer = () => input.value;
     fill = (value) => { input.value = value; };
   }
-  const check = document.createElement("button");
-  check.type = "submit";
-  check.className = "md-button md-button--primary course-button";
-  check.textContent = "Check answer";
-  const show = document.createElement("button");
-  show.type = "button";
-  show.className = "md-button course-button";
-  show.textContent = "Show answer";
+  const check = button("Check answer", "md-button--primary");
+  check.type = "submit"; // Enter in the answer field checks
+  const show = button("Show answer");
   const feedback = liveStatus("p", "course-feedback");
   form.append(check, show);
   if (kind === "choice") form.prepend(root.querySelector("fieldset"));

@@ -1,4 +1,6 @@
 // `?` opens a dialog listing the keyboard shortcuts (not while typing).
+import { button } from "./dom.js";
+
 const SHORTCUTS = [
   ["?", "Show this list"],
   ["Tab / Shift+Tab", "Move between buttons, fields and editors"],
@@ -34,10 +36,7 @@ function build() {
     tr.append(th, td);
     table.append(tr);
   }
-  const close = document.createElement("button");
-  close.type = "button";
-  close.className = "md-button course-button";
-  close.textContent = "Close";
+  const close = button("Close");
   close.addEventListener("click", () => dialog.close());
   dialog.append(h, table, close);
   document.body.append(dialog);

@@ -1,7 +1,7 @@
 // Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary, and the network itself with a draggable test point.
-import { liveStatus } from "./dom.js";
+import { button, liveStatus } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { frame, polyline, scale } from "./plots.js";
 import { python } from "./runtime.js";
@@ -16,10 +16,7 @@ export function mountTraining(root) {
   root.dataset.mounted = "true";
   const bar = document.createElement("div");
   bar.className = "course-toolbar";
-  const train = document.createElement("button");
-  train.type = "button";
-  train.className = "md-button md-button--primary course-button";
-  train.textContent = `Train ${STEPS} steps`;
+  const train = button(`Train ${STEPS} steps`, "md-button--primary");
   const progressBar = Object.assign(document.createElement("progress"), { max: STEPS, value: 0 });
   progressBar.setAttribute("aria-label", "Training progress");
   bar.append(train, progressBar);
