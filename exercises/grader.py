@@ -134,13 +134,18 @@ def run(code, timeout_seconds=10.0):
 _compiled_tests = {}  # (id, source) -> code object; a dict, so restores keep its contents
 
 
-def _load_tests(exercise):
-    namespace = fresh_namespace()
-    namespace["__name__"] = f"tests_{exercise.id.replace('-', '_')}"
+def compile_tests(exercise):
+    """The exercise's hidden tests as a code object, compiled once per visit."""
     key = (exercise.id, exercise.tests)
     if key not in _compiled_tests:
         _compiled_tests[key] = compile(exercise.tests, f"exercises/{exercise.id}/tests.py", "exec")
-    exec(_compiled_tests[key], namespace)
+    return _compiled_tests[key]
+
+
+def _load_tests(exercise):
+    namespace = fresh_namespace()
+    namespace["__name__"] = f"tests_{exercise.id.replace('-', '_')}"
+    exec(compile_tests(exercise), namespace)
     return [(name, fn) for name, fn in namespace.items()
             if name.startswith("test_") and callable(fn)]
 

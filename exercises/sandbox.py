@@ -15,6 +15,7 @@ import builtins
 import io
 import sys
 import traceback
+from operator import attrgetter, is_
 
 LEARNER_FILE = "main.py"
 BLANK = "____"
@@ -66,8 +67,14 @@ class _Pristine:
         self.builtins = dict(builtins.__dict__)
         self.modules = {name: mod for name, mod in sys.modules.items()
                         if _is_trusted(name) and mod is not None}
-        self.states = [(mod, dict(mod.__dict__)) for mod in self.modules.values()]
-        self.functions, self.classes = _snapshot_objects(state for _, state in self.states)
+        self.module_names = frozenset(sys.modules)
+        self.states = [(mod.__dict__, state, list(state), list(state.values())) for mod, state in
+                       ((mod, dict(mod.__dict__)) for mod in self.modules.values())]
+        functions, self.classes = _snapshot_objects(state for _, state, _, _ in self.states)
+        self.functions = [fn for fn, _ in functions]
+        # one column per attribute, so a check is a single C-level pass: map(is_, ...)
+        self.function_attrs = [(attrgetter(attr), [dict(attrs)[attr] for _, attrs in functions], attr)
+                               for attr in FUNCTION_ATTRS]
 
 
 # A container, not a plain global: restoring this module's own dict must not forget it.
@@ -79,7 +86,12 @@ def _is_trusted(name):
 
 
 class Sandbox:
-    """Note what is loaded now; `restore()` brings back the pristine interpreter."""
+    """Note what is loaded now; `restore()` brings back the pristine interpreter.
+
+    A restore runs after the learner's code and after every hidden test, so it
+    checks before it writes: the common case, nothing touched, costs a few
+    C-level passes instead of hundreds of attribute writes.
+    """
 
     def __init__(self):
         if "state" not in _pristine:
@@ -95,15 +107,27 @@ class Sandbox:
         # Everything the restore needs is captured here, as locals of this closure.
         pristine = self._pristine
         saved_builtins, live_builtins = pristine.builtins, builtins.__dict__
+        saved_builtin_keys, saved_builtin_values = list(saved_builtins), list(saved_builtins.values())
         saved_modules, live_modules = self._modules, sys.modules
-        trusted_modules, trusted, functions, classes = (pristine.modules, pristine.states,
-                                                        pristine.functions, pristine.classes)
-        set_attr, del_attr, type_dict = setattr, delattr, vars
+        trusted_modules, known_names = pristine.modules, pristine.module_names
+        trusted, functions, function_attrs, classes = (pristine.states, pristine.functions,
+                                                       pristine.function_attrs, pristine.classes)
+        set_attr, del_attr, type_dict, values, listed, zipped = setattr, delattr, vars, dict.values, list, zip
         streams, hooks, limit = self._streams, self._hooks, self._recursion_limit
         clear, update, keys = dict.clear, dict.update, dict.keys
         settrace, setprofile, setlimit = sys.settrace, sys.setprofile, sys.setrecursionlimit
         gettrace, getprofile = sys.gettrace, sys.getprofile
         sys_module, is_trusted = sys, _is_trusted
+        length, every, mapped, same = len, all, map, is_
+
+        def unchanged(live_values, saved_values):
+            # identity, never ==: a learner's object could answer __eq__ with a lie
+            return length(live_values) == length(saved_values) and every(mapped(same, live_values, saved_values))
+
+        def restore_dict(live, saved, saved_keys, saved_values):
+            if not (unchanged(listed(values(live)), saved_values) and unchanged(listed(live), saved_keys)):
+                clear(live)
+                update(live, saved)
 
         def restore():
             # Put back the hooks that were there (a debugger's, a profiler's), dropping the learner's.
@@ -114,26 +138,29 @@ class Sandbox:
             sys_module.displayhook, sys_module.excepthook = hooks[2], hooks[3]
             sys_module.stdout, sys_module.stderr, sys_module.stdin = streams
             setlimit(limit)
-            clear(live_builtins)
-            update(live_builtins, saved_builtins)
-            for module, state in trusted:
-                clear(module.__dict__)
-                update(module.__dict__, state)
-            for fn, attrs in functions:
-                for attr, value in attrs:
-                    set_attr(fn, attr, value)
-            for cls, saved in classes:
-                for key in [k for k in type_dict(cls) if k not in saved]:
+            restore_dict(live_builtins, saved_builtins, saved_builtin_keys, saved_builtin_values)
+            for live, state, state_keys, state_values in trusted:
+                restore_dict(live, state, state_keys, state_values)
+            for get, saved, attr in function_attrs:
+                if not unchanged(listed(mapped(get, functions)), saved):
+                    for fn, value in zipped(functions, saved):
+                        set_attr(fn, attr, value)
+            for cls, saved, saved_keys, saved_values in classes:
+                live = type_dict(cls)
+                if unchanged(listed(live.values()), saved_values) and unchanged(listed(live), saved_keys):
+                    continue
+                for key in [k for k in live if k not in saved]:
                     del_attr(cls, key)
                 for key, value in saved.items():
                     if key not in ("__dict__", "__weakref__", "__doc__") and type_dict(cls).get(key) is not value:
                         set_attr(cls, key, value)
             # Modules imported during the run go; a trusted one we have no pristine copy of
             # goes too (the next import is fresh); the pristine ones are put back in place.
-            for name in list(keys(live_modules)):
-                if name not in saved_modules or (is_trusted(name) and name not in trusted_modules):
+            for name in keys(live_modules) - known_names:
+                if name not in saved_modules or is_trusted(name):
                     del live_modules[name]
-            update(live_modules, trusted_modules)
+            if not unchanged(listed(mapped(live_modules.get, trusted_modules)), listed(values(trusted_modules))):
+                update(live_modules, trusted_modules)
         return restore
 
 
@@ -150,7 +177,8 @@ def _snapshot_objects(module_states):
                 continue
             seen.add(id(value))
             if isinstance(value, type) and _is_trusted(value.__module__):
-                classes.append((value, dict(vars(value))))
+                saved = dict(vars(value))
+                classes.append((value, saved, list(saved), list(saved.values())))
                 members = list(vars(value).values())
             else:
                 members = [value]

@@ -141,6 +141,17 @@ FORGERIES = {
         "import math, random\nmath.isclose = lambda *a, **k: True\nmath.isfinite = lambda x: True\n"
         "random.Random.uniform = lambda self, a, b: 3.0\n"),
     "installs a trace hook": "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)\n",
+    "rewrites the checks' code": (
+        "import exercises.checks as c\nc.close.__code__ = (lambda *a, **k: True).__code__\n"
+        "c.expect.__code__ = (lambda *a, **k: None).__code__\n"),
+    "blinds the restore, then rewrites the checks": (
+        "import builtins, operator\nimport exercises.checks as c\n"
+        "c.close.__code__ = (lambda *a, **k: True).__code__\n"
+        "builtins.all = lambda *a: True\nbuiltins.len = lambda x: 0\nbuiltins.map = lambda *a: []\n"
+        "builtins.list = lambda *a: []\noperator.is_ = lambda a, b: True\n"),
+    "swaps math in sys.modules": (
+        "import sys, types\nfake = types.ModuleType('math')\nfake.isclose = lambda *a, **k: True\n"
+        "fake.isfinite = lambda x: True\nsys.modules['math'] = fake\n"),
     "swallows the tests' exceptions": (
         "import builtins\n_orig = builtins.AssertionError\n"
         "class Swallow(_orig): pass\nbuiltins.AssertionError = Swallow\n"),
@@ -184,3 +195,22 @@ def test_the_browser_grades_from_what_it_ships():
         exercise = load_exercise(folder, complete=False)
         assert exercise.solution == "" and exercise.mistakes == ()
         assert grade(exercise, load("sub-backward").solution)["passed"]
+
+
+def test_warm_up_grades_the_reference_engine_through_the_check_path():
+    """The worker primes the grader after boot by sending the reference engine
+    through check(); that is only a true rehearsal if the reference passes."""
+    import json
+
+    from exercises import worker_api
+
+    for exercise_id in worker_api.WARM_UP_EXERCISES:
+        assert worker_api.check(exercise_id, worker_api.REFERENCE_ANSWER)["passed"], exercise_id
+    step, more = 0, True
+    while more:
+        more = json.loads(worker_api.call("warm_up", json.dumps([step])))
+        step += 1
+    assert step == len(worker_api.WARM_UP_EXERCISES) + 1
+    # a warm grader still tells right from wrong
+    assert worker_api.check("mul-backward", load("mul-backward").solution)["passed"]
+    assert not worker_api.check("mul-backward", load("mul-backward").starter)["passed"]

@@ -50,7 +50,8 @@ export class PythonRuntime extends EventTarget {
       this.bootTimings = msg.timings;
       this.bootMode = msg.mode;
       performance.mark("course:python-ready");
-      return this.setState("ready", "");
+      this.setState("ready", "");
+      return this.warmUp();
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.restart();
@@ -79,12 +80,25 @@ export class PythonRuntime extends EventTarget {
     this.pending.delete(call.id);
   }
 
+  /** Prime the grader after boot, one short step at a time (exercises.worker_api.warm_up),
+   * so the learner's first Check runs at full speed. A learner's call waits for one step
+   * at most; once one is under way, priming stops (that call warms Python itself). */
+  async warmUp() {
+    const worker = this.worker;
+    for (let step = 0; ; step += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.worker !== worker || this.pending.size) return;
+      const more = await this.call("warm_up", [step], { background: true }).catch(() => false);
+      if (more !== true) return;
+    }
+  }
+
   /** Call `fn(*args)` of exercises.worker_api; resolves with its JSON result. */
-  call(fn, args, { timeoutMs = 0, onStart } = {}) {
+  call(fn, args, { timeoutMs = 0, onStart, background = false } = {}) {
     this.start();
     const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, started: false, stopReason: null });
+      this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, background, started: false, stopReason: null });
       if (this.interrupt) this.interrupt[0] = 0;
       this.worker.postMessage({ type: "call", id, fn, args });
     });
@@ -92,7 +106,7 @@ export class PythonRuntime extends EventTarget {
 
   /** Stop a running call (reason: "stop" or "timeout"). Its promise resolves with a stopped verdict. */
   stop(id, reason = "stop") {
-    const call = id ? this.pending.get(id) : [...this.pending.values()].find((c) => c.started);
+    const call = id ? this.pending.get(id) : [...this.pending.values()].find((c) => c.started && !c.background);
     if (!call) return;
     call.stopReason = reason;
     const finish = () => {
