@@ -30,6 +30,14 @@ AUTOGRAD_EXERCISES = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail":
                       "mul-backward": "mul-backward", "sub-backward": "sub-backward",
                       "backward-tail": "backward-tail"}
 
+# The moment the page handles the first keystroke into an exercise's editor.
+FIRST_KEY = """window.__firstKey = null;
+addEventListener('input', (e) => {
+  if (window.__firstKey === null && e.target.closest && e.target.closest('.course-exercise'))
+    window.__firstKey = performance.now();
+}, true);"""
+EDITOR = ".course-exercise .course-draft, .course-exercise .cm-content"
+
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare loadPyodide</title>
 <script type="module">
   const worker = new Worker("worker.js", { type: "module" });
@@ -83,7 +91,7 @@ def main():
     (site / "bare").mkdir()
     (site / "bare/index.html").write_text(BARE_PAGE)
     (site / "bare/worker.js").write_text(BARE_WORKER % (version, version))
-    results = {k: [] for k in ("editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm",
+    results = {k: [] for k in ("first_key", "first_paint", "editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm",
                                "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes")}
     checks = {slot: [] for slot in AUTOGRAD_EXERCISES}
     instant = []
@@ -105,11 +113,19 @@ def main():
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
                                                            service_workers="block")
             page = context.new_page()
+            page.add_init_script(FIRST_KEY)
             sent.clear()
-            page.goto(url + "/autograd/")
+            # (1) type into the first editor as soon as it exists; the page notes when the key lands
+            page.goto(url + "/autograd/", wait_until="commit")
+            page.locator(EDITOR).first.focus()
+            page.keyboard.type("#")
+            page.wait_for_function("window.__firstKey !== null")
+            results["first_key"].append(page.evaluate("window.__firstKey"))
             page.wait_for_function(READY, timeout=60_000)
             results["ours_cold"].append(mark(page, "course:python-ready"))
             results["editor"].append(mark(page, "course:editor-ready"))
+            results["first_paint"].append(page.evaluate(
+                "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"))
             results["bytes_first"].append(sum(sent.values()))
             results.setdefault("boot_parts", []).append(page.evaluate("window.__coursePython.bootTimings"))
             page.wait_for_function("window.__coursePython.snapshotBytes > 0", timeout=30_000)
@@ -158,7 +174,9 @@ def report(r, checks, instant):
     med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "warm_modes")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start\n")
     print(f"{'measure':<58}{'ours':>10}{'bare':>10}{'ratio':>8}  goal")
-    print(f"{'(1) first editor accepts typing':<58}{med['editor']:>8.0f}ms{'':>10}{'':>8}  < 300 ms")
+    print(f"{'(1) first editor accepts typing (first key handled)':<58}{med['first_key']:>8.0f}ms{'':>10}{'':>8}  < 300 ms")
+    print(f"{'    first contentful paint':<58}{med['first_paint']:>8.0f}ms")
+    print(f"{'    CodeMirror has taken over the first editor':<58}{med['editor']:>8.0f}ms")
     for kind in ("cold", "warm"):
         ours, bare = med[f"ours_{kind}"], med[f"bare_{kind}"]
         label = f"(2) Check can run, {kind}" + (f" ({'/'.join(sorted(set(r['warm_modes'])))} boot)" if kind == "warm" else " (normal boot)")

@@ -7,12 +7,15 @@
     mistakes/*.py   wrong answers; each must fail with the message given in exercise.toml
 """
 
+import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# The browser's copy (course.zip) carries the metadata as JSON: the same table, read
+# without Python's pure-Python TOML parser, whose import alone costs ~60 ms in Pyodide.
+META_FILES = ("exercise.toml", "exercise.json")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -59,16 +62,31 @@ def _expect(condition, folder, message):
         raise ExerciseError(f"exercise {folder.name!r}: {message} ({folder / 'exercise.toml'})")
 
 
+def _read_meta(folder):
+    if not (folder / "exercise.toml").is_file() and (folder / "exercise.json").is_file():
+        return json.loads(_read(folder, "exercise.json"))
+    import tomllib
+
+    try:
+        return tomllib.loads(_read(folder, "exercise.toml"))
+    except tomllib.TOMLDecodeError as e:
+        raise ExerciseError(f"exercise {folder.name!r}: exercise.toml is not valid TOML: {e}") from None
+
+
+def shipped_files(exercise):
+    """What the browser gets of an exercise: metadata (as JSON), starter, hidden tests."""
+    folder = Path(exercise.folder)
+    return {"exercise.json": json.dumps(_read_meta(folder), indent=1),
+            "starter.py": _read(folder, "starter.py"), "tests.py": _read(folder, "tests.py")}
+
+
 def load_exercise(folder, complete=True):
     """`complete=False` reads only what grading needs (the browser ships no
     solutions or mistakes); the default reads and validates everything."""
     folder = Path(folder)
     _expect(ID_PATTERN.match(folder.name), folder,
             "the folder name must be lowercase words joined by hyphens")
-    try:
-        meta = tomllib.loads(_read(folder, "exercise.toml"))
-    except tomllib.TOMLDecodeError as e:
-        raise ExerciseError(f"exercise {folder.name!r}: exercise.toml is not valid TOML: {e}") from None
+    meta = _read_meta(folder)
     for key in ("title", "level"):
         _expect(isinstance(meta.get(key), str) and meta[key].strip(), folder,
                 f"'{key}' must be a non-empty string")
@@ -96,7 +114,7 @@ def load_exercise(folder, complete=True):
 
 
 def exercise_folders(root=HERE):
-    return sorted(p for p in Path(root).iterdir() if (p / "exercise.toml").is_file())
+    return sorted(p for p in Path(root).iterdir() if any((p / name).is_file() for name in META_FILES))
 
 
 def load_all(root=HERE):
@@ -105,7 +123,7 @@ def load_all(root=HERE):
 
 def load(exercise_id, root=HERE, complete=True):
     folder = Path(root) / exercise_id
-    if not ID_PATTERN.match(exercise_id) or not (folder / "exercise.toml").is_file():
+    if not ID_PATTERN.match(exercise_id) or not any((folder / name).is_file() for name in META_FILES):
         known = ", ".join(f.name for f in exercise_folders(root))
         raise ExerciseError(f"unknown exercise {exercise_id!r}; known: {known}")
     return load_exercise(folder, complete)

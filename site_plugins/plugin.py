@@ -40,6 +40,7 @@ CACHE_HEADERS = """/assets/course/*
 /assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
+RESTORE_DRAFTS = (Path(__file__).parent / "runtime/src/drafts.inline.js").read_text(encoding="utf-8")
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 
@@ -67,13 +68,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
         self.exercises_dir_name = f"exercises.{self.zip_name.split('.')[1]}"
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
-        self.runtime_meta = html.escape(json.dumps({
+        self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
+        self.runtime_config = {
             "zip": self.zip_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
             "watchdogSeconds": self.config.watchdog_seconds,
             "snapshot": self.config.memory_snapshot,
-        }), quote=True)
+        }
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
         script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
@@ -115,14 +117,23 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return html_text
 
     def on_post_page(self, output, page, config):
-        """Tell the runtime where its hashed files are (one meta tag, no extra request)."""
-        head = [f'<meta name="course-runtime" content="{self.runtime_meta}">']
+        """Tell the runtime where its hashed files are (one meta tag, no extra request),
+        start Python from the <head> where the page needs it, and preload the editor."""
+        prefix = "../" * page.url.count("/") if config.use_directory_urls else ""
+        runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/"}), quote=True)
+        head = [f'<meta name="course-runtime" content="{runtime}">']
+        if 'class="course-exercise"' in output or 'class="course-lab"' in output:
+            # Python starts while the page is still parsing (see runtime/src/early.js)
+            head.append(f"<script>{self.early_start}</script>")
         if 'class="course-exercise"' in output:
             # fetch the editor while the page parses, not after course.js asks for it
-            prefix = "../" * page.url.count("/") if config.use_directory_urls else ""
             for key in ("editor.js", "exercise.js"):
                 head.append(f'<link rel="modulepreload" href="{prefix}{ASSETS}/{self.manifest[key]}">')
-        return output.replace("</head>", "\n".join(head) + "\n</head>", 1)
+        output = output.replace("</head>", "\n".join(head) + "\n</head>", 1)
+        if 'class="course-draft"' in output:
+            # saved code into the plain-text editors before the first paint (see drafts.inline.js)
+            output = output.replace("</article>", f"<script>{RESTORE_DRAFTS}</script>\n</article>", 1)
+        return output
 
 
 def _copy_if_changed(source, target):

@@ -31,10 +31,15 @@ class Exercise(Block):
         })
         etree.SubElement(el, "p", {"class": "course-kind"}).text = "Code"
         etree.SubElement(el, "div", {"class": "course-exercise__prompt"})
-        # The starter reads (highlighted) without JavaScript; the runtime swaps in an editor.
+        # A plain-text editor that takes typing from the first paint, before any script
+        # runs; the runtime then swaps in CodeMirror, keeping the text, cursor and focus.
         starter = etree.SubElement(el, "div", {"class": "course-exercise__starter"})
-        code = etree.SubElement(etree.SubElement(starter, "pre"), "code", {"class": "language-python"})
-        code.text = AtomicString(exercise.starter)
+        draft = etree.SubElement(starter, "textarea", {
+            "class": "course-draft", "aria-label": f"Code editor: {exercise.title}",
+            "data-slot": el.get("data-slot"), "rows": str(exercise.starter.count("\n") + 1),
+            "spellcheck": "false", "autocomplete": "off", "autocapitalize": "off", "autocorrect": "off",
+        })
+        draft.text = AtomicString(exercise.starter)
         return el
 
     def on_add(self, block):

@@ -1,5 +1,7 @@
 // Bundle the browser runtime with esbuild: minified ES modules with content hashes.
 //   course.js   every page: progress, questions, locks, quiz, lab, Python client
+//   early.js    a tiny classic script the plugin inlines in the <head> of pages with
+//               code or a lab: starts Python at once (not hashed: it is inlined)
 //   editor-*.js split chunk, loaded only on pages with an exercise (CodeMirror 6)
 //   worker.js   the module Web Worker that runs Pyodide
 //   course.css  styles
@@ -44,5 +46,15 @@ for (const [file, info] of Object.entries(result.metafile.outputs)) {
   if (!(source in entries) || file.endsWith(".map")) continue;
   manifest[entries[source]] = relative(outdir, resolve(file)).replace(/\\/g, "/");
 }
+await build({
+  entryPoints: [join(here, "src/early.js")],
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: "es2020",
+  outfile: join(outdir, "early.inline.js"),
+  logLevel: "warning",
+});
+manifest["early.js"] = "early.inline.js";
 writeFileSync(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
 console.log("runtime bundle:", manifest);

@@ -52,7 +52,7 @@ def test_exercises_show_their_starter_and_the_solution_only_on_request(site):
 
     html = (site / "autograd/index.html").read_text()
     exercises = load_all()
-    found = re.findall(r'data-exercise="([a-z-]+)".*?course-exercise__starter">(.*?)</pre>', html, re.S)
+    found = re.findall(r'data-exercise="([a-z-]+)".*?course-exercise__starter">(.*?)</textarea>', html, re.S)
     assert len(found) == 5
     for exercise_id, starter_html in found:
         code = unescape(re.sub(r"<[^>]+>", "", starter_html))
@@ -113,3 +113,18 @@ def test_malformed_exercise_metadata_fails_the_build(tmp_path):
     (exercises / "broken" / "exercise.toml").write_text('title = "x"\n')
     result = _broken_site(tmp_path, "# hi\n", exercises_dir=exercises)
     assert result.returncode != 0 and "'level' must be a non-empty string" in result.stderr
+
+
+def test_each_page_loads_only_the_runtime_it_needs(site):
+    """Code pages start Python from the <head> and preload the editor; a page with
+    only a lab starts Python but loads no editor; the course map needs neither."""
+    head = lambda page: (site / page / "index.html").read_text().split("</head>")[0]  # noqa: E731
+    early = "__courseEarlyPython"
+    assert early in head("autograd") and "chunks/editor." in head("autograd")
+    assert early in head("alive") and "chunks/editor." not in head("alive")
+    assert "&#34;base&#34;: &#34;../assets/course/&#34;" in head("alive").replace("&quot;", "&#34;")
+    index = (site / "index.html").read_text()
+    assert early not in index and "chunks/editor." not in index
+    assert "course-draft" not in index and 'localStorage.getItem("byoa-progress")' not in index
+    article = (site / "autograd/index.html").read_text().split("<article")[1]
+    assert 'localStorage.getItem("byoa-progress")' in article.split("</article>")[0]

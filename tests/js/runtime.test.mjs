@@ -25,3 +25,11 @@ test("stars: shown answers cost stars", () => {
   assert.equal(starsForWork(5), 1);
   assert.equal(starsText(2), "★★☆");
 });
+
+test("the inline draft restore reads progress.js's key and schema", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { STORAGE_KEY, SCHEMA_VERSION } = await import("../../site_plugins/runtime/src/progress.js");
+  const inline = readFileSync(new URL("../../site_plugins/runtime/src/drafts.inline.js", import.meta.url), "utf8");
+  assert.ok(inline.includes(`localStorage.getItem("${STORAGE_KEY}")`));
+  assert.ok(inline.includes(`saved.version !== ${SCHEMA_VERSION}`));
+});

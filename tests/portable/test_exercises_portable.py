@@ -180,20 +180,21 @@ def test_grader_state_survives_a_hostile_run():
 
 
 def test_the_browser_grades_from_what_it_ships():
-    """course.zip carries exercise.toml, starter.py and tests.py only."""
-    import shutil
+    """course.zip carries exercise.json, starter.py and tests.py only."""
     import tempfile
     from pathlib import Path
 
-    from exercises.catalog import HERE, load_exercise
+    from exercises.catalog import load_exercise, shipped_files
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sub-backward"
         folder.mkdir()
-        for name in ("exercise.toml", "starter.py", "tests.py"):
-            shutil.copy(HERE / "sub-backward" / name, folder / name)
+        for name, text in shipped_files(load("sub-backward")).items():
+            (folder / name).write_text(text, encoding="utf-8")
         exercise = load_exercise(folder, complete=False)
         assert exercise.solution == "" and exercise.mistakes == ()
+        full = load("sub-backward")
+        assert (exercise.title, exercise.hints, exercise.timeout_seconds) == (full.title, full.hints, full.timeout_seconds)
         assert grade(exercise, load("sub-backward").solution)["passed"]
 
 

@@ -7,7 +7,7 @@ import { basicSetup } from "codemirror";
 import { indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { EditorState, Prec } from "@codemirror/state";
+import { EditorSelection, EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 
@@ -46,11 +46,13 @@ const materialTheme = EditorView.theme({
   ".cm-activeLineGutter": { backgroundColor: "transparent", fontWeight: "700" },
 });
 
-export function createEditor(parent, { doc, label, onChange, onCheck }) {
+/** `selection` ({anchor, head}) carries the cursor over from the plain-text editor. */
+export function createEditor(parent, { doc, selection, label, onChange, onCheck }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc,
+      selection: selection ? EditorSelection.single(selection.anchor, selection.head) : undefined,
       extensions: [
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onCheck(); return true; } }])),
         basicSetup,

@@ -26,8 +26,16 @@ export async function mountExercise(root, { level, createEditor }) {
   const timeoutMs = Number(root.dataset.timeout || 5) * 1000;
   const hintCount = Number(root.dataset.hints || 0);
   const starterEl = root.querySelector(".course-exercise__starter");
-  const starter = starterEl.querySelector("code").textContent;
+  const draft = starterEl.querySelector("textarea.course-draft");
+  const starter = draft.defaultValue;
+  // The plain-text editor may hold the saved code already (drafts.inline.js) and what
+  // the learner typed before this ran: that wins. Otherwise the saved code, or the starter.
+  const typedEarly = draft.value !== draft.defaultValue;
   const saved = progress.code(slot);
+  const doc = typedEarly ? draft.value : saved ?? starter;
+  const hadFocus = document.activeElement === draft;
+  const [from, to] = [draft.selectionStart, draft.selectionEnd].map((n) => Math.min(n, doc.length));
+  const selection = hadFocus && draft.selectionDirection === "backward" ? { anchor: to, head: from } : { anchor: from, head: to };
 
   const host = document.createElement("div");
   host.className = "course-editor";
@@ -60,7 +68,8 @@ export async function mountExercise(root, { level, createEditor }) {
 
   let saveTimer = null;
   const editor = createEditor(host, {
-    doc: saved ?? starter,
+    doc,
+    selection: hadFocus ? selection : null,
     label: `Code editor: ${title}`,
     onChange: (text) => {
       clearTimeout(saveTimer);
@@ -68,6 +77,8 @@ export async function mountExercise(root, { level, createEditor }) {
     },
     onCheck: () => check.click(),
   });
+  if (hadFocus) editor.focus();
+  if (typedEarly && doc !== saved) progress.saveCode(slot, doc);
   addEventListener("pagehide", () => progress.saveCode(slot, editor.getCode()));
   performance.mark("course:editor-ready");
 

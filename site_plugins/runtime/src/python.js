@@ -7,6 +7,8 @@
 // otherwise (or if the interrupt is not honoured) the worker is terminated and
 // a fresh one boots.
 
+import { launchWorker } from "./launch.js";
+
 const GRACE_MS = 1500;
 
 export class PythonRuntime extends EventTarget {
@@ -25,16 +27,18 @@ export class PythonRuntime extends EventTarget {
 
   start() {
     if (this.worker) return;
-    this.interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-      ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.worker = new Worker(this.urls.workerUrl, { type: "module", name: "python" });
+    // The worker the page's <head> started (early.js), once; otherwise a new one.
+    const early = globalThis.__courseEarlyPython;
+    globalThis.__courseEarlyPython = null;
+    const launched = early || launchWorker({ ...this.urls, useSnapshot: this.useSnapshot });
+    this.worker = launched.worker;
+    this.interrupt = launched.interrupt;
+    this.startedAt = launched.startedAt; // for the benchmarks
     this.worker.onmessage = (event) => this.onMessage(event.data || {});
     this.worker.onerror = (event) => this.setState("failed", `The Python worker failed: ${event.message || "unknown error"}`);
     this.setState("loading", "Loading Python…");
-    this.worker.postMessage({
-      type: "boot", pyodideUrl: this.urls.pyodideUrl, zipUrl: this.urls.zipUrl,
-      interruptBuffer: this.interrupt ? this.interrupt.buffer : null, useSnapshot: this.useSnapshot,
-    });
+    for (const msg of launched.messages) this.onMessage(msg);
+    if (launched.error) this.worker.onerror(launched.error);
   }
 
   setState(state, progress) {

@@ -1,26 +1,18 @@
 // The single Python runtime of the visit, configured from the page's
 // <meta name="course-runtime"> (written by the MkDocs plugin).
+import { readConfig } from "./launch.js";
 import { PythonRuntime } from "./python.js";
 
 let instance = null;
 
 export function python() {
   if (instance) return instance;
-  const meta = document.querySelector('meta[name="course-runtime"]');
-  const config = meta ? JSON.parse(meta.content) : null;
+  const config = readConfig();
   if (!config) return null;
-  // The bundle's own folder, from the <script> tag of course.*.js (this module may sit in a chunk).
-  const script = document.querySelector('script[src*="assets/course/course."]');
-  const base = new URL(".", script ? script.src : import.meta.url);
-  instance = new PythonRuntime({
-    workerUrl: new URL(config.worker, base).href,
-    pyodideUrl: new URL(config.pyodide, base).href,
-    zipUrl: new URL(config.zip, base).href,
-    useSnapshot: !!config.snapshot && typeof caches !== "undefined",
-  });
+  instance = new PythonRuntime(config);
   instance.watchdogSeconds = config.watchdogSeconds;
-  instance.assetsBase = base;
-  instance.exercisesBase = new URL(`${config.exercises}/`, base);
+  instance.assetsBase = config.base;
+  instance.exercisesBase = config.exercisesBase;
   globalThis.__coursePython = instance; // for tests and benchmarks
   return instance;
 }

@@ -56,9 +56,8 @@ async function saveSnapshot(key, bytes) {
   } catch { /* storage full or unavailable: the next visit boots normally */ }
 }
 
-async function startPython(loadPyodide, indexURL, useSnapshot) {
-  const key = new URL("snapshot.bin", indexURL).href;
-  const snapshot = useSnapshot ? await savedSnapshot(key) : null;
+async function startPython(loadPyodide, indexURL, snapshotLookup) {
+  const snapshot = await snapshotLookup;
   if (snapshot) {
     try {
       return { py: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), mode: "snapshot" };
@@ -67,16 +66,19 @@ async function startPython(loadPyodide, indexURL, useSnapshot) {
       return { py: await loadPyodide({ indexURL }), mode: "fallback" };
     }
   }
-  if (!useSnapshot) return { py: await loadPyodide({ indexURL }), mode: "normal" };
+  if (snapshotLookup === null) return { py: await loadPyodide({ indexURL }), mode: "normal" };
   const py = await loadPyodide({ indexURL, _makeSnapshot: true });
-  saveSnapshot(key, py.makeMemorySnapshot());
-  return { py, mode: "normal" };
+  return { py, mode: "normal", snapshot: py.makeMemorySnapshot() };
 }
 
 async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
+    const indexURL = new URL(".", pyodideUrl).href;
+    const snapshotKey = new URL("snapshot.bin", indexURL).href;
+    // all three at once: Pyodide's loader, the course files, a saved snapshot
+    const snapshotLookup = useSnapshot ? savedSnapshot(snapshotKey) : null;
     const [{ loadPyodide }, zip] = await Promise.all([
       import(pyodideUrl),
       fetch(zipUrl).then((r) => {
@@ -85,8 +87,7 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
       }),
     ]);
     const fetched = performance.now();
-    const indexURL = new URL(".", pyodideUrl).href;
-    const booted = await startPython(loadPyodide, indexURL, useSnapshot);
+    const booted = await startPython(loadPyodide, indexURL, snapshotLookup);
     pyodide = booted.py;
     const loaded = performance.now();
     post({ type: "progress", text: "Preparing the course…" });
@@ -100,6 +101,9 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
     const seconds = (done - started) / 1000;
     const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched, unpackAndImport: done - loaded };
     post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer });
+    // Writing 30 MB to Cache Storage is heavy: only once Python is ready, and after
+    // the calls already waiting (a Check, the warm-up) have had their turn.
+    if (booted.snapshot) setTimeout(() => saveSnapshot(snapshotKey, booted.snapshot), 2000);
   } catch (error) {
     post({ type: "boot-failed", error: String(error && error.message || error) });
     throw error;

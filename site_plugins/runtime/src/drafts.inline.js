@@ -1,0 +1,15 @@
+// Inlined by the plugin at the end of every page with an exercise (a classic
+// script, so it runs while the page parses and again after Material's instant
+// navigation). It puts the learner's saved code into the plain-text editors
+// before the first paint, so early typing lands on their own code, never on a
+// starter that would then overwrite it. Same key and schema as progress.js.
+(function () {
+  try {
+    var saved = JSON.parse(localStorage.getItem("byoa-progress"));
+    if (!saved || saved.version !== 1 || !saved.code) return;
+    document.querySelectorAll("textarea.course-draft").forEach(function (draft) {
+      var code = saved.code[draft.getAttribute("data-slot")];
+      if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;
+    });
+  } catch (e) { /* no storage: progress.js explains it once the page is up */ }
+})();

@@ -1,0 +1,10 @@
+// Inlined into the <head> of pages with code or a lab (built as a tiny classic
+// script), so Python starts while the page is still parsing: Pyodide's download
+// and compile, in the worker, overlap the page's own load instead of following
+// it. The runtime (python.js) adopts this worker when it starts.
+import { launchWorker, readConfig } from "./launch.js";
+
+if (!globalThis.__courseEarlyPython && !globalThis.__coursePython) {
+  const config = readConfig();
+  if (config) globalThis.__courseEarlyPython = launchWorker(config);
+}

@@ -1,0 +1,35 @@
+// Starting the Python worker, shared by the inline early start (early.js, in the
+// <head>) and the runtime (python.js), so both boot it the same way.
+
+/** The runtime's settings from <meta name="course-runtime">, its URLs made absolute. */
+export function readConfig() {
+  const meta = document.querySelector('meta[name="course-runtime"]');
+  if (!meta) return null;
+  const config = JSON.parse(meta.content);
+  const base = new URL(config.base, location.href);
+  return {
+    base,
+    workerUrl: new URL(config.worker, base).href,
+    pyodideUrl: new URL(config.pyodide, base).href,
+    zipUrl: new URL(config.zip, base).href,
+    exercisesBase: new URL(`${config.exercises}/`, base),
+    useSnapshot: !!config.snapshot && typeof caches !== "undefined",
+    watchdogSeconds: config.watchdogSeconds,
+  };
+}
+
+/** Create the worker and send it the boot message. Messages that arrive before
+ * the runtime takes over are kept in `messages` (a worker's events are not queued
+ * for a listener that does not exist yet). */
+export function launchWorker({ workerUrl, pyodideUrl, zipUrl, useSnapshot }) {
+  const interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+    ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  const launched = { startedAt: performance.now(), interrupt, messages: [], error: null };
+  launched.worker = new Worker(workerUrl, { type: "module", name: "python" });
+  launched.worker.onmessage = (event) => launched.messages.push(event.data || {});
+  launched.worker.onerror = (event) => { launched.error = event; };
+  launched.worker.postMessage({
+    type: "boot", pyodideUrl, zipUrl, interruptBuffer: interrupt ? interrupt.buffer : null, useSnapshot,
+  });
+  return launched;
+}
