@@ -1,6 +1,7 @@
 // The course's browser runtime, on every page (Material's extra_javascript).
-// Starts Python when the page is idle, then brings the page's blocks to life
-// on first load and after every instant navigation (Material's document$).
+// Brings the page's blocks to life on first load and after every instant
+// navigation (Material's document$), in short steps so that typing and scrolling
+// never wait long; pages with no code or lab start Python once idle.
 import { mountExpression } from "./expression.js";
 import { mountLab } from "./lab.js";
 import { mountTangent } from "./tangent.js";
@@ -39,27 +40,76 @@ function nameThemeLandmarks() {
   if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
 }
 
+/** Let the browser handle input and paint between steps (a keystroke never waits
+ * behind the whole mount). */
+function yieldToBrowser() {
+  return globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((r) => setTimeout(r, 0));
+}
+
+/** Call `fn(el)` for each element once it comes near the viewport, or once `alsoWhen`
+ * resolves, whichever is first: work below the fold waits, off the critical path. */
+function whenNearView(elements, fn, alsoWhen) {
+  const pending = new Set(elements);
+  const run = (el) => {
+    if (!pending.delete(el)) return;
+    observer.unobserve(el);
+    if (el.isConnected) fn(el); // not a page left by instant navigation
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) run(entry.target);
+  }, { rootMargin: "400px 0px" });
+  pending.forEach((el) => observer.observe(el));
+  alsoWhen.then(async () => {
+    for (const el of [...pending]) { run(el); await yieldToBrowser(); }
+  });
+  return run;
+}
+
+/** Resolves once Python is up (or failed), then the browser is idle: the rest can load. */
+function pythonSettled() {
+  const rt = python();
+  const idle = () => new Promise((r) => ("requestIdleCallback" in globalThis ? requestIdleCallback(r, { timeout: 2000 }) : setTimeout(r, 200)));
+  if (!rt || rt.state === "ready" || rt.state === "failed" || rt.state === "idle") return idle();
+  return new Promise((resolve) => rt.addEventListener("state", function onState(e) {
+    if (e.detail.state === "loading") return;
+    rt.removeEventListener("state", onState);
+    resolve(idle());
+  }));
+}
+
+/** Swap each plain-text editor for CodeMirror: those in view first, any the learner
+ * focuses at once, the rest when Python is up (exercise.js keeps text, cursor and focus). */
+function upgradeEditors(exercises, level) {
+  const upgrade = async (el) => {
+    const [{ createEditor }, { mountExercise }] = await loadEditor();
+    await mountExercise(el, { level, createEditor });
+  };
+  const run = whenNearView(exercises, upgrade, pythonSettled());
+  for (const el of exercises) el.addEventListener("focusin", () => run(el), { once: true });
+}
+
 async function mount() {
   const root = document.querySelector("article") || document.body;
   nameThemeLandmarks();
   installShortcuts();
   if (progress.notices.length) showNotices();
   const level = pageLevel(root) || location.pathname;
+  const exercises = root.querySelectorAll(".course-exercise");
+  // A page with code or a lab started Python from its <head> (early.js); this adopts it.
+  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
   root.querySelectorAll(".course-question").forEach((el) => mountQuestion(el, { level }));
+  mountLevel(root); // locks first: a hidden section costs no layout and no editor
+  await yieldToBrowser();
+  if (exercises.length) upgradeEditors(exercises, level);
   root.querySelectorAll(".course-lab").forEach((el) => (LABS[el.dataset.lab] || mountLab)(el));
   renderCourseMap(root);
   mountProgressTools(root);
-  const exercises = root.querySelectorAll(".course-exercise");
-  if (exercises.length) {
-    const [{ createEditor }, { mountExercise }] = await loadEditor();
-    await Promise.all([...exercises].map((el) => mountExercise(el, { level, createEditor })));
+  await yieldToBrowser();
+  const formulas = root.querySelectorAll(".arithmatex");
+  if (formulas.length) {
+    let math = null;
+    whenNearView(formulas, (el) => (math ||= import("./math.js")).then(({ renderMath }) => renderMath(el)), pythonSettled());
   }
-  // Python next: on two cores its download and compile would otherwise slow the editors down.
-  // (A page with code or a lab needs it now; any other page starts it once idle, so the
-  // next page finds it warm: the worker survives instant navigation.)
-  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
-  if (root.querySelector(".arithmatex")) import("./math.js").then(({ renderMath }) => renderMath(root));
-  mountLevel(root);
   registerOffline();
 }
 

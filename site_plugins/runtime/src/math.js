@@ -1,8 +1,10 @@
 // Render the page's math (pymdownx.arithmatex, generic mode) with self-hosted KaTeX.
 import katex from "katex";
 
+/** Render `root` if it is a formula, else every formula inside it. */
 export function renderMath(root) {
-  for (const el of root.querySelectorAll(".arithmatex")) {
+  const formulas = root.classList?.contains("arithmatex") ? [root] : root.querySelectorAll(".arithmatex");
+  for (const el of formulas) {
     if (el.dataset.rendered) continue;
     const source = el.textContent.trim();
     const display = source.startsWith("\\[");
