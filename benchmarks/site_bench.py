@@ -36,7 +36,36 @@ addEventListener('input', (e) => {
   if (window.__firstKey === null && e.target.closest && e.target.closest('.course-exercise'))
     window.__firstKey = performance.now();
 }, true);"""
-EDITOR = ".course-exercise .course-draft, .course-exercise .cm-content"
+DRAFT = ".course-exercise .course-draft"
+
+
+def editor_position(browser, url):
+    """Where the first plain-text editor sits before any script has run (the layout
+    the first paint shows), and a viewport tall enough to show it."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(url)
+    box = page.locator(DRAFT).first.bounding_box()
+    context.close()
+    x, y = box["x"] + 40, box["y"] + 12
+    return (x, y), {"width": 1280, "height": max(720, int(y) + 200)}
+
+
+def first_key(page, url, at):
+    """Click into the first editor and press a key, over and over from the moment the
+    navigation commits, through the DevTools protocol (as a real mouse and keyboard
+    would, with no test-driver machinery in the page); the page notes when the first
+    keystroke lands in an editor."""
+    cdp = page.context.new_cdp_session(page)
+    page.goto(url, wait_until="commit")
+    x, y = at
+    while page.evaluate("window.__firstKey") is None:
+        for kind in ("mousePressed", "mouseReleased"):
+            cdp.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "#", "text": "#"})
+        cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "#"})
+    cdp.detach()
+    return page.evaluate("window.__firstKey")
 
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare loadPyodide</title>
 <script type="module">
@@ -97,6 +126,7 @@ def main():
     instant = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
+        at, viewport = editor_position(browser, url + "/autograd/")
         for run in range(RUNS):
             # bare page, cold then warm. Persistent contexts have a real disk cache
             # (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm).
@@ -113,21 +143,18 @@ def main():
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
                                                            service_workers="block")
             page = context.new_page()
+            page.set_viewport_size(viewport)
             page.add_init_script(FIRST_KEY)
             sent.clear()
-            # (1) type into the first editor as soon as it exists; the page notes when the key lands
-            page.goto(url + "/autograd/", wait_until="commit")
-            page.locator(EDITOR).first.focus()
-            page.keyboard.type("#")
-            page.wait_for_function("window.__firstKey !== null")
-            results["first_key"].append(page.evaluate("window.__firstKey"))
+            results["first_key"].append(first_key(page, url + "/autograd/", at))
             page.wait_for_function(READY, timeout=60_000)
             results["ours_cold"].append(mark(page, "course:python-ready"))
             results["editor"].append(mark(page, "course:editor-ready"))
             results["first_paint"].append(page.evaluate(
                 "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"))
             results["bytes_first"].append(sum(sent.values()))
-            results.setdefault("boot_parts", []).append(page.evaluate("window.__coursePython.bootTimings"))
+            results.setdefault("boot_parts", []).append({**page.evaluate("window.__coursePython.bootTimings"),
+                                                         "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
             page.wait_for_function("window.__coursePython.snapshotBytes > 0", timeout=30_000)
             sent.clear()
             page.goto(url + "/autograd/")
@@ -173,14 +200,17 @@ def main():
 def report(r, checks, instant):
     med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "warm_modes")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start\n")
-    print(f"{'measure':<58}{'ours':>10}{'bare':>10}{'ratio':>8}  goal")
+    print(f"{'measure':<58}{'ours':>10}{'bare':>10}{'ratio':>8}  goal   (ratio: median of per-run ours/bare)")
     print(f"{'(1) first editor accepts typing (first key handled)':<58}{med['first_key']:>8.0f}ms{'':>10}{'':>8}  < 300 ms")
     print(f"{'    first contentful paint':<58}{med['first_paint']:>8.0f}ms")
     print(f"{'    CodeMirror has taken over the first editor':<58}{med['editor']:>8.0f}ms")
     for kind in ("cold", "warm"):
         ours, bare = med[f"ours_{kind}"], med[f"bare_{kind}"]
+        # each run pairs ours with bare, back to back: the median of those ratios is
+        # steadier than a ratio of medians on a machine whose speed drifts
+        paired = statistics.median(o / b for o, b in zip(r[f"ours_{kind}"], r[f"bare_{kind}"]))
         label = f"(2) Check can run, {kind}" + (f" ({'/'.join(sorted(set(r['warm_modes'])))} boot)" if kind == "warm" else " (normal boot)")
-        print(f"{label:<58}{ours:>8.0f}ms{bare:>8.0f}ms{ours / bare:>8.2f}  ratio <= 1.05")
+        print(f"{label:<58}{ours:>8.0f}ms{bare:>8.0f}ms{paired:>8.2f}  ratio <= 1.05")
     for slot, times in checks.items():
         print(f"{f'(3) Ctrl+Enter to verdict, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>10}{'':>8}  < 50 ms")
     print(f"{'(4) first Check after instant navigation (accumulate)':<58}{instant[0]:>8.1f}ms{'':>10}{'':>8}  < 100 ms")

@@ -85,7 +85,10 @@ function upgradeEditors(exercises, level) {
     await mountExercise(el, { level, createEditor });
   };
   const run = whenNearView(exercises, upgrade, pythonSettled());
-  for (const el of exercises) el.addEventListener("focusin", () => run(el), { once: true });
+  for (const el of exercises) {
+    if (el.contains(document.activeElement)) run(el); // the learner got there before this script
+    else el.addEventListener("focusin", () => run(el), { once: true });
+  }
 }
 
 async function mount() {
