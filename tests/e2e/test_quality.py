@@ -35,6 +35,30 @@ def test_no_request_leaves_the_site(page, site):
     assert foreign == [], f"requests off the site's origin: {foreign}"
 
 
+COUNT_WORKERS = """window.__workers = [];
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(...args) { super(...args); window.__workers.push(String(args[0])); }
+};"""
+
+
+def test_one_python_worker_started_before_any_editor_and_kept_across_pages(page, site):
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(site + "/autograd/")
+    wait_for_python(page)
+    # the <head> starts it (early.js) and the runtime adopts it, or the runtime starts it
+    # itself if it gets there first: one worker either way, none left unadopted
+    assert page.evaluate("window.__courseEarlyPython") is None
+    assert page.evaluate("window.__coursePython.startedAt") < page.evaluate(
+        "performance.getEntriesByName('course:editor-ready')[0].startTime")
+    page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
+    expect(page.locator(".course-lab").first).to_be_visible()
+    page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
+    expect(page.locator('.course-exercise[data-slot="diamond"] .cm-content')).to_have_count(1)
+    workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
+    assert len(workers) == 1, workers
+
+
 def test_worker_survives_instant_navigation(page, site):
     page.goto(site + "/autograd/")
     wait_for_python(page)
