@@ -25,6 +25,7 @@ import engine
 from exercises.catalog import ExerciseError, load_all
 
 from .blocks import CourseBlocksExtension
+from .math import render_math
 from .offline import write_service_worker
 from .packaging import course_zip
 
@@ -109,12 +110,12 @@ class CoursePlugin(BasePlugin[CourseConfig]):
 
     def on_page_content(self, html_text, page, config, files):
         """A block whose options do not validate is left as plain text by pymdownx.blocks;
-        fail the build instead of shipping a silently broken page."""
+        fail the build instead of shipping a silently broken page. Then render the math."""
         match = UNREAD_BLOCK.search(html_text)
         if match:
             raise PluginError(f"course: {page.file.src_path}: this block could not be read "
                               f"(check its options): {match.group(0)[3:80]!r}")
-        return html_text
+        return render_math(html_text, page.file.src_path)
 
     def on_post_page(self, output, page, config):
         """Tell the runtime where its hashed files are (one meta tag, no extra request),

@@ -128,3 +128,12 @@ def test_each_page_loads_only_the_runtime_it_needs(site):
     assert "course-draft" not in index and 'localStorage.getItem("byoa-progress")' not in index
     article = (site / "autograd/index.html").read_text().split("<article")[1]
     assert 'localStorage.getItem("byoa-progress")' in article.split("</article>")[0]
+
+
+def test_math_is_rendered_at_build_time(site):
+    html = (site / "autograd/index.html").read_text()
+    assert html.count('<span class="arithmatex"><span class="katex">') >= 20
+    assert "\\(" not in html.split('<article')[1].split("</article>")[0]  # no TeX left to render
+    assert "<math" in html  # MathML for screen readers, as KaTeX's htmlAndMathml gives
+    course = site / "assets/course"
+    assert not [p for p in course.rglob("*.js") if b"renderToString" in p.read_bytes()], "KaTeX's JS shipped"

@@ -107,12 +107,6 @@ async function mount() {
   root.querySelectorAll(".course-lab").forEach((el) => (LABS[el.dataset.lab] || mountLab)(el));
   renderCourseMap(root);
   mountProgressTools(root);
-  await yieldToBrowser();
-  const formulas = root.querySelectorAll(".arithmatex");
-  if (formulas.length) {
-    let math = null;
-    whenNearView(formulas, (el) => (math ||= import("./math.js")).then(({ renderMath }) => renderMath(el)), pythonSettled());
-  }
   registerOffline();
 }
 
