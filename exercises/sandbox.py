@@ -64,17 +64,24 @@ class _Pristine:
     """
 
     def __init__(self):
-        self.builtins = dict(builtins.__dict__)
         self.modules = {name: mod for name, mod in sys.modules.items()
                         if _is_trusted(name) and mod is not None}
+        self.module_list = list(self.modules.values())
         self.module_names = frozenset(sys.modules)
-        self.states = [(mod.__dict__, state, list(state), list(state.values())) for mod, state in
-                       ((mod, dict(mod.__dict__)) for mod in self.modules.values())]
-        functions, self.classes = _snapshot_objects(state for _, state, _, _ in self.states)
+        states = [_dict_state(mod.__dict__) for mod in self.module_list]
+        # every namespace a restore puts back: builtins, then each trusted module's dict
+        self.dicts = [_dict_state(builtins.__dict__)] + states
+        functions, self.classes = _snapshot_objects(state for _, state, _, _ in states)
         self.functions = [fn for fn, _ in functions]
         # one column per attribute, so a check is a single C-level pass: map(is_, ...)
         self.function_attrs = [(attrgetter(attr), [dict(attrs)[attr] for _, attrs in functions], attr)
                                for attr in FUNCTION_ATTRS]
+
+
+def _dict_state(live):
+    """(the live dict, a copy, its keys, its values): what a restore compares and puts back."""
+    saved = dict(live)
+    return live, saved, list(saved), list(saved.values())
 
 
 # A container, not a plain global: restoring this module's own dict must not forget it.
@@ -106,12 +113,11 @@ class Sandbox:
     def _make_restore(self):
         # Everything the restore needs is captured here, as locals of this closure.
         pristine = self._pristine
-        saved_builtins, live_builtins = pristine.builtins, builtins.__dict__
-        saved_builtin_keys, saved_builtin_values = list(saved_builtins), list(saved_builtins.values())
         saved_modules, live_modules = self._modules, sys.modules
-        trusted_modules, known_names = pristine.modules, pristine.module_names
-        trusted, functions, function_attrs, classes = (pristine.states, pristine.functions,
-                                                       pristine.function_attrs, pristine.classes)
+        trusted_modules, trusted_module_list, known_names = (pristine.modules, pristine.module_list,
+                                                             pristine.module_names)
+        namespaces, functions, function_attrs, classes = (pristine.dicts, pristine.functions,
+                                                          pristine.function_attrs, pristine.classes)
         set_attr, del_attr, type_dict, values, listed, zipped = setattr, delattr, vars, dict.values, list, zip
         streams, hooks, limit = self._streams, self._hooks, self._recursion_limit
         clear, update, keys = dict.clear, dict.update, dict.keys
@@ -138,8 +144,7 @@ class Sandbox:
             sys_module.displayhook, sys_module.excepthook = hooks[2], hooks[3]
             sys_module.stdout, sys_module.stderr, sys_module.stdin = streams
             setlimit(limit)
-            restore_dict(live_builtins, saved_builtins, saved_builtin_keys, saved_builtin_values)
-            for live, state, state_keys, state_values in trusted:
+            for live, state, state_keys, state_values in namespaces:
                 restore_dict(live, state, state_keys, state_values)
             for get, saved, attr in function_attrs:
                 if not unchanged(listed(mapped(get, functions)), saved):
@@ -159,7 +164,7 @@ class Sandbox:
             for name in keys(live_modules) - known_names:
                 if name not in saved_modules or is_trusted(name):
                     del live_modules[name]
-            if not unchanged(listed(mapped(live_modules.get, trusted_modules)), listed(values(trusted_modules))):
+            if not unchanged(listed(mapped(live_modules.get, trusted_modules)), trusted_module_list):
                 update(live_modules, trusted_modules)
         return restore
 
