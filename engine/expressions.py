@@ -21,7 +21,7 @@ class ExpressionError(ValueError):
 
 
 def variables(source):
-    """The variable names an expression uses, in order of first appearance."""
+    """The variable names an expression uses, sorted."""
     names = []
     for node in ast.walk(_parse(source)):
         if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in names:
