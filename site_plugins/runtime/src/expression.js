@@ -3,7 +3,7 @@
 // checked against the nudge oracle. Built by the engine in the worker.
 import { button, liveStatus } from "./dom.js";
 import { drawGraph, fmt, svg } from "./graphview.js";
-import { python } from "./runtime.js";
+import { latestCall } from "./runtime.js";
 
 export function mountExpression(root) {
   if (root.dataset.mounted) return;
@@ -64,13 +64,10 @@ export function mountExpression(root) {
     }
   }
 
-  let ticket = 0;
+  const call = latestCall(status, "Building the graph once Python has loaded…");
   async function recompute(source = data.expr) {
-    const mine = ++ticket;
-    const rt = python();
-    if (rt.state !== "ready") status.textContent = "Building the graph once Python has loaded…";
-    const fresh = await rt.call("expression", [source, values], { timeoutMs: 5000 });
-    if (mine !== ticket || !fresh) return;
+    const fresh = await call("expression", [source, values]);
+    if (!fresh) return;
     if (fresh.error) {
       status.textContent = fresh.error;
       return;

@@ -3,7 +3,7 @@
 // engine: embedded at build time, recomputed by the worker when an input changes.
 import { button, liveStatus } from "./dom.js";
 import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
-import { python } from "./runtime.js";
+import { latestCall } from "./runtime.js";
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
 
@@ -102,19 +102,16 @@ export function mountLab(root) {
     draw();
   });
 
-  let pendingInputs = 0;
+  const call = latestCall(status, "Recomputing once Python has loaded…");
   const recompute = async () => {
     const values = Object.values(fields).map((f) => Number(f.value));
     if (values.some((v) => !Number.isFinite(v) || fields && Object.values(fields).some((f) => f.value.trim() === ""))) {
       status.textContent = "Each input needs a number.";
       return;
     }
-    const ticket = ++pendingInputs;
-    const rt = python();
-    if (rt.state !== "ready") status.textContent = "Recomputing once Python has loaded…";
     try {
-      const fresh = await rt.call("lab_graph", values, { timeoutMs: 5000 });
-      if (ticket !== pendingInputs || !fresh || !fresh.graph) return;
+      const fresh = await call("lab_graph", values);
+      if (!fresh || !fresh.graph) return;
       data = fresh;
       draw();
     } catch (error) {

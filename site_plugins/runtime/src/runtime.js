@@ -25,3 +25,17 @@ export function startWhenIdle() {
   if ("requestIdleCallback" in globalThis) requestIdleCallback(go, { timeout: 500 });
   else setTimeout(go, 50);
 }
+
+/** For a widget whose inputs keep changing: a function that calls the worker and
+ * resolves with the result of the newest request only (null for one overtaken by a
+ * later one), writing `waiting` into `status` while Python is still loading. */
+export function latestCall(status, waiting) {
+  let ticket = 0;
+  return async (fn, args) => {
+    const mine = ++ticket;
+    const rt = python();
+    if (rt.state !== "ready") status.textContent = waiting;
+    const result = await rt.call(fn, args, { timeoutMs: 5000 });
+    return mine === ticket ? result : null;
+  };
+}

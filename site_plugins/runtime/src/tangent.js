@@ -3,7 +3,7 @@
 import { liveStatus } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { extent, frame, polyline } from "./plots.js";
-import { python } from "./runtime.js";
+import { latestCall } from "./runtime.js";
 
 export function mountTangent(root) {
   if (root.dataset.mounted) return;
@@ -40,13 +40,10 @@ export function mountTangent(root) {
     figure.setAttribute("aria-label", `Plot of f(x) = 3x² − 4x + 5 with its tangent at x = ${fmt(data.x0)}. ${text}`);
   }
 
-  let ticket = 0;
+  const call = latestCall(readout, "Measuring once Python has loaded…");
   async function update() {
-    const mine = ++ticket;
-    const rt = python();
-    if (rt.state !== "ready") readout.textContent = "Measuring once Python has loaded…";
-    const fresh = await rt.call("tangent", [Number(x0.value), Number(h.value)], { timeoutMs: 5000 });
-    if (mine === ticket && fresh && fresh.points) { data = fresh; draw(); }
+    const fresh = await call("tangent", [Number(x0.value), Number(h.value)]);
+    if (fresh && fresh.points) { data = fresh; draw(); }
   }
   x0.addEventListener("input", update);
   h.addEventListener("change", update);
