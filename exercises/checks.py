@@ -75,19 +75,18 @@ def rule_grads(Value, build, inputs, upstream, start=0.0):
     return [v.grad for v in values]
 
 
-def nudge_check(Value, build, point, h=1e-6):
-    """Compare the learner's backward pass with the finite-difference oracle, on the
-    learner's own forward pass. Returns [(index, autograd, numeric)] that disagree."""
+def expect_matches_nudges(Value, build, point, h=1e-6):
+    """The learner's backward pass against the finite-difference oracle, on the
+    learner's own forward pass: fail naming the first input whose gradient differs."""
     from engine.gradcheck import finite_difference
 
     inputs = [Value(x) for x in point]
     build(*inputs).backward()
-    wrong = []
     for i, v in enumerate(inputs):
         numeric = finite_difference(lambda *xs: build(*(Value(x) for x in xs)).data, point, i, h)
-        if not close(v.grad, numeric, tol=1e-4):
-            wrong.append((i, v.grad, numeric))
-    return wrong
+        expect(close(v.grad, numeric, tol=1e-4),
+               f"At {', '.join(fmt(x) for x in point)}: input {i + 1}'s gradient is {fmt(v.grad)}, "
+               f"but nudging it gives {fmt(numeric)}.")
 
 
 def expect_same_gradients(Value, build, point, names, where=""):
