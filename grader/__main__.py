@@ -1,0 +1,126 @@
+"""`python -m grader`: grade a file, prove the exercises, hunt surviving mutants.
+
+    python -m grader grade <id> <file> [--json]   exit 0 when it passes, 1 when not
+    python -m grader prove [<id> ...]             solution passes, starter fails, every
+                                                  known mistake gets its own diagnosis
+    python -m grader mutate [<id> ...]            every mutant of the learner-written lines dies
+    python -m grader mistake <id> <name>          print a known mistake as a whole file
+    python -m grader list
+"""
+
+import argparse
+import json
+import sys
+
+from .catalog import ExerciseError, load, load_all
+from .facts import HEADLINE
+from .grading import grade
+from .proof import prove
+from .version import python_version_note
+
+
+def _print_verdict(verdict):
+    print(f"{verdict['headline']}: {verdict['summary']}")
+    if verdict.get("diagnosis"):
+        print(f"  {verdict['diagnosis']['message']}")
+    for test in verdict["tests"]:
+        print(f"  [{'PASS' if test['passed'] else 'FAIL'}] {test['name']}")
+        if test["message"]:
+            print(f"         {test['message']}")
+    if verdict["error"] and verdict["error"].get("traceback"):
+        print(verdict["error"]["traceback"])
+    if verdict["stdout"]:
+        print("--- output ---")
+        print(verdict["stdout"], end="" if verdict["stdout"].endswith("\n") else "\n")
+        if verdict["stdout_truncated"]:
+            print("[output truncated]")
+
+
+def _selected(ids):
+    return [load(i) for i in ids] if ids else list(load_all().values())
+
+
+def _prove(ids):
+    exercises = _selected(ids)
+    problems = 0
+    for exercise in exercises:
+        report = prove(exercise)
+        problems += len(report)
+        print(f"{'ok  ' if not report else 'FAIL'} {exercise.id}")
+        for line in report:
+            print(f"     - {line}")
+    print(f"{len(exercises)} exercises proved, {problems} problems")
+    return 1 if problems else 0
+
+
+def _mutate(ids):
+    from .mutate import mutation_report
+
+    survivors = 0
+    for exercise in _selected(ids):
+        result = mutation_report(exercise)
+        survivors += len(result["survivors"])
+        print(f"{'ok  ' if not result['survivors'] else 'FAIL'} {exercise.id}: {result['killed']} of "
+              f"{result['total']} mutants killed ({result['rate']:.0%}), {result['equivalent']} listed as equivalent")
+        for mutant in result["survivors"]:
+            print(f"     - survives: line {mutant['line']}: {mutant['before'].strip()}  ->  {mutant['after'].strip()}")
+    print(f"{survivors} surviving mutants")
+    return 1 if survivors else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grade", help="grade a file against an exercise's hidden cases")
+    g.add_argument("exercise")
+    g.add_argument("file")
+    g.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    for name, text in (("prove", "prove every exercise (or the ones named)"),
+                       ("mutate", "mutate the learner-written lines; fail on a survivor")):
+        sub.add_parser(name, help=text).add_argument("exercises", nargs="*")
+    m = sub.add_parser("mistake", help="print a known mistake as a whole file")
+    m.add_argument("exercise")
+    m.add_argument("name")
+    sub.add_parser("list", help="list the exercises")
+    args = parser.parse_args(argv)
+    note = python_version_note()
+    if note:
+        print(note, file=sys.stderr)
+    try:
+        if args.command == "list":
+            for ex in load_all().values():
+                print(f"{ex.id:<20} {ex.level:<12} {ex.title}")
+            return 0
+        if args.command == "mistake":
+            exercise = load(args.exercise)
+            found = [m for m in exercise.mistakes if m.name == args.name]
+            if not found:
+                print(f"error: {args.exercise} has no mistake {args.name!r}; it has "
+                      f"{', '.join(m.name for m in exercise.mistakes)}", file=sys.stderr)
+                return 2
+            print(found[0].code, end="")
+            return 0
+        if args.command == "grade":
+            exercise = load(args.exercise)
+            try:
+                with open(args.file, encoding="utf-8") as f:
+                    code = f.read()
+            except (OSError, UnicodeDecodeError) as e:
+                print(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+                return 2
+            verdict = grade(exercise, code)
+            if args.json:
+                print(json.dumps(verdict, indent=2, ensure_ascii=False))
+            else:
+                _print_verdict(verdict)
+            return 0 if verdict["passed"] and verdict["headline"] == HEADLINE["passed"] else 1
+        if args.command == "prove":
+            return _prove(args.exercises)
+        return _mutate(args.exercises)
+    except ExerciseError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

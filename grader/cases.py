@@ -1,0 +1,332 @@
+"""Hidden cases and their expected outputs, made once at build time.
+
+`grading_data(exercise)` is everything the page needs to grade an exercise: the
+cases (inputs, a readable description, a label per output), the expected
+outputs, computed by the reference engine or the solution, and each known
+mistake's outputs on the same cases, its *signature*. The browser ships the
+inputs to the worker and keeps the rest on the page; the CLI keeps it in its
+parent process. Cases are seeded, so the same exercise always gets the same ones.
+
+Value exercises get differential property tests: the learner's `Value` runs
+random expressions with reused inputs and inner nodes (diamonds, `a + a`,
+`a * a`, three consumers), upstream gradients other than 1, gradients already
+non-zero before a rule runs, and inputs near and at zero. Every leaf and every
+inner gradient is compared.
+"""
+
+import math
+import random
+
+from engine import Value as ReferenceValue
+
+from . import probes
+from .execute import collect
+from .facts import TOLERANCE
+
+SYMBOL = {"add": "+", "mul": "*", "sub": "-", "div": "/", "pow": "**"}
+BINARY = ("add", "mul", "sub", "div")
+EXPONENTS = (2, 3, -1, 4)
+LETTERS = "abcdefgh"
+
+
+def fmt(x, digits=6):
+    """A number as the verdict shows it (Python's %.6g; compare.js writes the same)."""
+    if type(x) is not float and type(x) is not int:
+        return str(x)
+    text = f"{x:.{digits}g}"
+    return "−" + text[1:] if text.startswith("-") else text
+
+
+def fmt_pair(want, got):
+    """Expected and got, with enough digits that they read differently."""
+    for digits in range(6, 18):
+        a, b = fmt(want, digits), fmt(got, digits)
+        if a != b:
+            return a, b
+    return a, b
+
+
+# -- value expressions ------------------------------------------------------
+
+def _node_text(names, node):
+    op, *args = node
+    refs = [str(a[1]) if isinstance(a, list) else names[a] for a in args]
+    if op in SYMBOL:
+        return f"{refs[0]} {SYMBOL[op]} {refs[1]}"
+    return f"{refs[0]}.{op}()"
+
+
+def _names(case):
+    leaves = [LETTERS[i] for i in range(len(case["leaves"]))]
+    inner = [f"n{i + 1}" for i in range(len(case["nodes"]) - 1)] + ["L" if case["mode"] == "backward" else "out"]
+    return leaves, inner
+
+
+def describe_value_case(case):
+    """(text, labels) for a value case, in the words of the learner's own code."""
+    leaves, inner = _names(case)
+    names = leaves + inner
+    given = ", ".join(f"{n} = {fmt(x)}" for n, x in zip(leaves, case["leaves"]))
+    steps = "; ".join(f"{name} = {_node_text(names, node)}" for name, node in zip(inner, case["nodes"]))
+    if case["mode"] == "rule":
+        starts = set(case["start"])
+        start = f"{'each grad' if len(leaves) > 1 else leaves[0] + '.grad'} starting at {fmt(case['start'][0])}" \
+            if len(starts) == 1 else ", ".join(f"{n}.grad starting at {fmt(s)}" for n, s in zip(leaves, case["start"]))
+        text = f"{given} ({start}); {steps}; out.grad = {fmt(case['upstream'])}; out._backward()"
+        return text, [f"{n}.grad" for n in leaves]
+    return f"{given}; {steps}; L.backward()", ([f"{n}.grad" for n in names] + ["L.data"]
+                                                + [f"the number of times {n}._backward ran" for n in inner])
+
+
+def _reference(case):
+    return probes.value_case({"Value": ReferenceValue}, case)
+
+
+def _sound(case):
+    """The reference engine computes finite, moderate numbers, and no division
+    comes near zero: the case tests the rule, not floating point."""
+    try:
+        leaves, nodes = probes._build(ReferenceValue, case)
+        for (op, *args), node in zip(case["nodes"], nodes[len(leaves):]):
+            if op == "div" and abs(nodes[args[1]].data) < 0.1:
+                return False
+            if op == "relu" and abs(nodes[args[0]].data) < 1e-6:
+                return False
+        outputs = _reference(case)
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return False
+    return all(type(x) is float and abs(x) < 1e5 for x in outputs)
+
+
+def _leaf_value(rng, low=0.3, high=2.5):
+    return round(rng.choice((-1, 1)) * rng.uniform(low, high), 3)
+
+
+def _operation(op, args):
+    if op == "pow":
+        return ["pow", args[0], ["k", args[1]]]
+    return [op, *args]
+
+
+def _rule_case(rng, op, leaves, start, same=False):
+    if op in BINARY:
+        node = _operation(op, [0, 0] if same else [0, 1])
+        leaves = leaves[:1] if same else leaves[:2]
+    elif op == "pow":
+        node = _operation(op, [0, rng.choice(EXPONENTS)])
+        leaves = leaves[:1]
+    else:
+        node = [op, 0]
+        leaves = leaves[:1]
+    upstream = round(rng.choice((-1, 1)) * rng.uniform(0.3, 2.0), 3)
+    if abs(abs(upstream) - 1) < 0.1:
+        upstream = 1.7
+    return {"mode": "rule", "leaves": leaves, "nodes": [node],
+            "start": [start] * len(leaves), "upstream": upstream}
+
+
+def _graph_case(rng, ops, weights, n_leaves, n_nodes):
+    """A random expression over the learner's operations, with reuse: some
+    operations take the same node twice, and one inner node always feeds two
+    later nodes at different depths (the case a wrong visiting order gets wrong)."""
+    leaves = [_leaf_value(rng, 0.2, 2.0) for _ in range(n_leaves)]
+    nodes, consumers = [], [0] * n_leaves
+
+    def pick():
+        count = n_leaves + len(nodes)
+        return rng.randrange(max(0, count - 3), count) if rng.random() < 0.6 else rng.randrange(count)
+
+    def add(op, args):
+        nodes.append(_operation(op, args))
+        consumers.append(0)
+        for a in (args[:1] if op == "pow" else args):
+            consumers[a] += 1
+
+    for _ in range(n_nodes):
+        op = rng.choices(ops, weights)[0]
+        if op in BINARY:
+            i = pick()
+            add(op, [i, i if rng.random() < 0.2 else pick()])
+        elif op == "pow":
+            add(op, [pick(), rng.choice(EXPONENTS)])
+        else:
+            add(op, [pick()])
+    inner = range(n_leaves, n_leaves + len(nodes) - 1)
+    if not any(consumers[i] >= 2 for i in inner) and len(nodes) >= 2:
+        reused = rng.choice(list(inner))
+        add(rng.choice(["add", "mul"]), [reused, n_leaves + len(nodes) - 1])
+    last = n_leaves + len(nodes) - 1
+    for dangling in [i for i in range(n_leaves, last) if consumers[i] == 0]:
+        add("add", [n_leaves + len(nodes) - 1, dangling])
+    for leaf in [i for i in range(n_leaves) if consumers[i] == 0]:
+        add("mul", [n_leaves + len(nodes) - 1, leaf])
+    return {"mode": "backward", "leaves": leaves, "nodes": nodes}
+
+
+def _near_zero(rng, zeros):
+    choices = [0.001, -0.001, 0.05, -0.05, 0.2, -0.2] + ([0.0] if zeros else [])
+    return rng.choice(choices)
+
+
+def _near_zero_inputs(rng, op, zeros):
+    """The first near-zero cases, fixed: an input at exactly 0 in each position
+    where the true gradient exists (a rule that divides by an input must fail
+    there), and a tiny negative input (a rule that lets gradient through just
+    below zero must fail there)."""
+    other = _leaf_value(rng, 0.3, 1.5)
+    fixed = [[-0.001, other], [other, -0.001] if op in BINARY and op != "div" else [0.001, other]]
+    if zeros:
+        fixed[:0] = [[0.0, other]] + ([[other, 0.0]] if op in BINARY and op != "div" else [])
+    return fixed
+
+
+def value_cases(grading, rng):
+    ops, focus = grading["ops"], grading.get("focus", [])
+    zeros = grading.get("zeros", True)
+    groups, cases = [], []
+
+    def group(name, make, count):
+        groups.append({"name": name})
+        made, tries = 0, 0
+        while made < count:
+            tries += 1
+            case = make()
+            if case is not None and _sound(case) and case not in [c["input"] for c in cases]:
+                cases.append({"group": len(groups) - 1, "input": case})
+                made += 1
+            if tries > 5000:
+                raise RuntimeError(f"could not make sound cases for group {name!r}")
+
+    for op in focus:
+        word = {"add": "a sum", "mul": "a product", "sub": "a difference", "div": "a quotient",
+                "pow": "a power", "exp": "exp", "tanh": "tanh", "relu": "relu"}[op]
+        group(f"The rule of {word} on its own, at random inputs and upstream gradients",
+              lambda op=op: _rule_case(rng, op, [_leaf_value(rng), _leaf_value(rng)], 0.0), 6)
+        group(f"The rule of {word} adds into gradients that are already there"
+              + (", also when both inputs are the same value" if op in BINARY else ""),
+              lambda op=op: _rule_case(rng, op, [_leaf_value(rng), _leaf_value(rng)],
+                                       round(rng.uniform(-1.5, 1.5), 2) or 0.5,
+                                       same=op in BINARY and rng.random() < 0.5), 6)
+        near = _near_zero_inputs(rng, op, zeros)
+        group(f"The rule of {word} at inputs near zero, of both signs" + (", and at 0" if zeros else ""),
+              lambda op=op, near=near: _rule_case(rng, op, near.pop(0) if near else
+                                                  [_near_zero(rng, zeros), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
+    if not focus:
+        group("The lab's graph, L = (a·b + c)·d, at random inputs",
+              lambda: {"mode": "backward", "leaves": [_leaf_value(rng) for _ in range(4)],
+                       "nodes": [["mul", 0, 1], ["add", 4, 2], ["mul", 5, 3]]}, 4)
+    weights = [3 if op in focus else 1 for op in ops]
+    group("Random graphs that reuse values: diamonds, a + a, a · a, a node with several consumers",
+          lambda: _graph_case(rng, ops, weights, rng.choice([2, 3]), rng.randint(3, 6)),
+          16 if not focus else 12)
+    for case in cases:
+        case["text"], case["labels"] = describe_value_case(case["input"])
+    return groups, cases
+
+
+# -- calls of the learner's functions ----------------------------------------
+
+def _call_case(function, args, names):
+    shown = ", ".join(fmt(a) if isinstance(a, (int, float)) else
+                      (a.get("fn") and {"cube": "x³", "sin": "sin", "exp": "exp", "page": "f"}[a["fn"]]
+                       or a.get("learner")) for a in args)
+    return {"input": {"function": function, "args": args}, "text": f"{function}({shown})", "labels": names}
+
+
+def chain_by_hand_cases(grading, rng):
+    names = ["dL_da", "dL_db", "dL_dc"]
+    groups = [{"name": "The page's numbers: a = 2, b = −3, c = 10"},
+              {"name": "Random points"}, {"name": "Points near zero, and at 0"}]
+    cases = [{"group": 0, **_call_case("gradients", [2.0, -3.0, 10.0], names)}]
+    cases += [{"group": 1, **_call_case("gradients", [_leaf_value(rng, 0.3, 3) for _ in range(3)], names)}
+              for _ in range(10)]
+    cases += [{"group": 2, **_call_case("gradients", [_near_zero(rng, True), _leaf_value(rng), _leaf_value(rng)], names)}
+              for _ in range(4)]
+    return groups, cases
+
+
+def slope_cases(grading, rng):
+    label = ["slope"]
+    groups = [{"name": "The page's f(x) = 3x² − 4x + 5 has slope 14 at x = 3"},
+              {"name": "x³ and sin x at random points, with the default h"},
+              {"name": "A coarse h: nudging both ways is exact on x³ up to h²"},
+              {"name": "exp with a coarse h: the h you are given, both ways"}]
+    cases = [{"group": 0, **_call_case("slope", [{"learner": "f"}, 3.0], label)}]
+    cases += [{"group": 1, **_call_case("slope", [{"fn": fn}, _leaf_value(rng, 0.3, 3)], label)}
+              for fn in ("cube", "sin") for _ in range(4)]
+    cases += [{"group": 2, **_call_case("slope", [{"fn": "cube"}, _leaf_value(rng, 1.0, 3.0), 0.01], label)}
+              for _ in range(4)]
+    cases += [{"group": 3, **_call_case("slope", [{"fn": "exp"}, _leaf_value(rng, 0.3, 2.0), h], label)}
+              for h in (0.1, 0.05, 0.2)]
+    return groups, cases
+
+
+SGD_XS = [[0.5, -1.0], [1.5, 0.5], [-0.5, 1.0], [-2.0, -0.5]]
+SGD_YS = [1.0, 1.0, -1.0, -1.0]
+
+
+def sgd_cases(grading, rng):
+    groups = [{"name": "One step moves every parameter by −lr × its gradient"},
+              {"name": "Later steps start from fresh gradients"}]
+    cases = []
+    for group, model_seed, lr, steps in ((0, 3, 0.05, 1), (0, 4, 0.01, 1), (1, 5, 0.05, 2), (1, 6, 0.2, 3)):
+        case = {"model_seed": model_seed, "sizes": [4, 1], "lr": lr, "steps": steps, "xs": SGD_XS, "ys": SGD_YS}
+        labels = []
+        for step in range(1, steps + 1):
+            labels.append(f"the loss train_step returned on step {step}")
+            labels += [f"parameter {i + 1} after step {step}" for i in range(17)]
+        cases.append({"group": group, "input": case, "labels": labels,
+                      "text": f"model = MLP(2, [4, 1], seed={model_seed}); {steps} × train_step(model, xs, ys, lr={lr})"})
+    return groups, cases
+
+
+GENERATORS = {"value": value_cases, ("call", "gradients"): chain_by_hand_cases,
+              ("call", "slope"): slope_cases, "sgd": sgd_cases}
+
+
+def make_cases(exercise):
+    grading = exercise.grading
+    key = grading["probe"] if grading["probe"] != "call" else ("call", grading["function"])
+    return GENERATORS[key](grading, random.Random(grading.get("seed", 1)))
+
+
+def signature(report):
+    """What a piece of code computed on the cases: its outputs, or how it stopped."""
+    if report["status"] == "ran":
+        return {"outputs": report["outputs"]}
+    return {"status": report["status"], "error": (report.get("error") or {}).get("type")}
+
+
+def expected_outputs(exercise, cases):
+    """The reference engine's outputs for value cases; the solution's for the rest
+    (the proof checks that the solution agrees with the reference)."""
+    if exercise.grading["probe"] == "value":
+        return [_reference(c["input"]) for c in cases]
+    report = collect(exercise.solution, exercise.grading["probe"], [c["input"] for c in cases],
+                     exercise.timeout_seconds * 4)
+    if report["status"] != "ran" or any(isinstance(o, dict) for o in report["outputs"]):
+        raise RuntimeError(f"{exercise.id}: the solution does not run on its own cases: {report}")
+    return report["outputs"]
+
+
+def grading_data(exercise):
+    """Everything the page (or the CLI's parent) needs to grade this exercise."""
+    groups, cases = make_cases(exercise)
+    for case, expected in zip(cases, expected_outputs(exercise, cases)):
+        case["expected"] = expected
+    inputs = [c["input"] for c in cases]
+    mistakes = []
+    for mistake in exercise.mistakes:
+        report = collect(mistake.code, exercise.grading["probe"], inputs, exercise.timeout_seconds * 4)
+        mistakes.append({"name": mistake.name, "message": mistake.message, **signature(report)})
+    return {"id": exercise.id, "probe": exercise.grading["probe"], "seed": exercise.grading.get("seed", 1),
+            "tolerance": TOLERANCE, "groups": groups, "cases": cases, "mistakes": mistakes}
+
+
+def worker_inputs(data):
+    """What the worker may see of the grading data: the probe and the cases' inputs."""
+    return {"probe": data["probe"], "inputs": [c["input"] for c in data["cases"]]}
+
+
+def is_finite_number(x):
+    return type(x) is float and math.isfinite(x)

@@ -1,0 +1,131 @@
+"""The verdict: compare what learner code computed with the expected outputs.
+
+This is the second half of a Check, and it runs where learner code cannot
+reach: in the CLI's parent process, and (as `compare.js`, line for line the
+same) in the page's JavaScript. A test holds the two to identical verdicts on
+every solution, mistake, mutant and alternative answer.
+
+    verdict(data, report) -> {status, passed, headline, summary, tests,
+                              diagnosis, stdout, stdout_truncated, error}
+
+`data` is `grader.cases.grading_data(exercise)`; `report` is what
+`grader.execute.collect` returned, from a process (or worker) that is not
+trusted: every field is checked and capped before it is shown.
+
+A diagnosis names a known mistake only when the learner's outputs equal that
+mistake's outputs on every case. Otherwise the learner gets a counterexample:
+the expression, the inputs, what was expected and what came back.
+"""
+
+from .cases import fmt_pair
+from .facts import HEADLINE, MAX_OUTPUTS_PER_CASE, MESSAGE_LIMIT, OUTPUT_LIMIT
+
+STATUSES = ("ran", "blank", "syntax", "error", "timeout", "stopped")
+
+
+def cap(text, limit=MESSAGE_LIMIT):
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def is_number(x):
+    return (type(x) is float or type(x) is int) and x == x and abs(x) != float("inf")
+
+
+def close(got, want, tol):
+    if not (is_number(got) and is_number(want)):
+        return False
+    return abs(got - want) <= max(tol["rel"] * max(abs(got), abs(want)), tol["abs"])
+
+
+def same(got, want, tol):
+    if is_number(want):
+        return close(got, want, tol)
+    return type(got) is str and got == want
+
+
+def _error_kind(result):
+    return result["error"].split(":")[0]
+
+
+def case_passes(got, expected, tol):
+    return type(got) is list and len(got) == len(expected) and all(close(g, w, tol) for g, w in zip(got, expected))
+
+
+def matches(outputs, mistake, tol):
+    """Did the learner compute exactly what this known mistake computes?"""
+    if "outputs" not in mistake:
+        return False
+    for got, sig in zip(outputs, mistake["outputs"]):
+        if type(sig) is dict:
+            if not (type(got) is dict and _error_kind(got) == _error_kind(sig)):
+                return False
+        elif not (type(got) is list and len(got) == len(sig) and all(same(g, s, tol) for g, s in zip(got, sig))):
+            return False
+    return True
+
+
+def counterexample(data, index, got):
+    case = data["cases"][index]
+    where = f" (case {index + 1}, seed {data['seed']})"
+    if type(got) is dict:
+        line = f" on line {got['line']}" if got.get("line") else ""
+        return f"{case['text']}: your code raised {got['error']}{line}.{where}"
+    if len(got) != len(case["expected"]):
+        return f"{case['text']}: expected {len(case['expected'])} numbers, but got {len(got)}.{where}"
+    for label, g, w in zip(case["labels"], got, case["expected"]):
+        if not close(g, w, data["tolerance"]):
+            want, have = fmt_pair(w, g)
+            return f"{case['text']}: {label} should be {want}, but it is {have}.{where}"
+    return f"{case['text']}{where}"
+
+
+def _valid_output(item):
+    if type(item) is dict:
+        return type(item.get("error")) is str and (item.get("line") is None or type(item.get("line")) is int)
+    return (type(item) is list and len(item) <= MAX_OUTPUTS_PER_CASE
+            and all(is_number(x) or type(x) is str for x in item))
+
+
+def _clean_error(error):
+    if type(error) is not dict:
+        return None
+    line = error.get("line")
+    return {"type": cap(str(error.get("type", "")), 100), "message": cap(str(error.get("message", ""))),
+            "line": line if type(line) is int else None, "traceback": cap(str(error.get("traceback", "")))}
+
+
+def _shell(status, report, summary):
+    stdout = report.get("stdout") if type(report.get("stdout")) is str else ""
+    return {"status": status, "passed": status == "passed",
+            "headline": HEADLINE["passed" if status == "passed" else "failed"],
+            "summary": summary, "tests": [], "diagnosis": None,
+            "stdout": stdout[:OUTPUT_LIMIT], "stdout_truncated": report.get("stdout_truncated") is True
+            or len(stdout) > OUTPUT_LIMIT, "error": _clean_error(report.get("error"))}
+
+
+def verdict(data, report):
+    if type(report) is not dict or report.get("status") not in STATUSES:
+        return _shell("error", {}, "The checks sent back something unreadable. Run the Check again.")
+    if report["status"] != "ran":
+        summary = report.get("summary") if type(report.get("summary")) is str else ""
+        return _shell(report["status"], report, cap(summary))
+    outputs = report.get("outputs")
+    cases, tol = data["cases"], data["tolerance"]
+    if type(outputs) is not list or len(outputs) != len(cases) or not all(_valid_output(o) for o in outputs):
+        return _shell("error", report, "The checks sent back something unreadable. Run the Check again.")
+    failing = [i for i, case in enumerate(cases) if not case_passes(outputs[i], case["expected"], tol)]
+    tests = []
+    for g, group in enumerate(data["groups"]):
+        first = next((i for i in failing if cases[i]["group"] == g), None)
+        tests.append({"name": group["name"], "passed": first is None,
+                      "message": "" if first is None else counterexample(data, first, outputs[first])})
+    passing = sum(t["passed"] for t in tests)
+    if not failing:
+        result = _shell("passed", report, f"All {len(tests)} checks pass, on {len(cases)} cases.")
+    else:
+        result = _shell("failed", report, f"{passing} of {len(tests)} checks pass.")
+        mistake = next((m for m in data["mistakes"] if matches(outputs, m, tol)), None)
+        if mistake:
+            result["diagnosis"] = {"mistake": mistake["name"], "message": mistake["message"]}
+    result["tests"] = tests
+    return result

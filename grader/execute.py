@@ -1,0 +1,163 @@
+"""Run learner code: in a fresh namespace, with output captured and capped, and
+the interpreter restored afterwards. Used by the browser's worker and by the
+CLI's child process; neither knows what the right answer is.
+
+`run(code)` is the Run button: it reports what the code printed or raised.
+`collect(code, probe, inputs)` is the first half of a Check: it runs the code,
+then the probe on every case, and reports the raw outputs. The second half,
+`grader.compare.verdict`, happens where learner code cannot reach.
+
+A report is a plain dict (JSON-ready):
+
+    status     ran | blank | syntax | error | timeout | stopped
+    outputs    one entry per case (see grader.probes), when status is "ran"
+    summary    one sentence for the statuses other than "ran"
+    stdout     what the code printed (capped), stdout_truncated
+    error      {type, message, line, traceback} in the learner's own line numbers, or None
+"""
+
+import io
+import signal
+import sys
+import threading
+
+from . import probes
+from .facts import BLANK
+from .sandbox import CappedOutput, Sandbox, fresh_namespace
+from .text import LEARNER_FILE, describe_exception, describe_syntax_error
+
+
+class RunTimeout(BaseException):
+    """The time limit ran out (CPython only; the browser's watchdog does this there)."""
+
+
+class TimeLimit:
+    """SIGALRM-based limit where the platform has it; a no-op elsewhere (Pyodide).
+    A convenience only: the CLI's parent process enforces the real limit."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.armed = (seconds and hasattr(signal, "setitimer")
+                      and threading.current_thread() is threading.main_thread())
+
+    def __enter__(self):
+        if self.armed:
+            def on_alarm(signum, frame):
+                raise RunTimeout()
+            self.previous = signal.signal(signal.SIGALRM, on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc):
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+def find_blank(code):
+    """Line number of the first ____ blank left in the code, or None."""
+    if BLANK not in code:
+        return None
+    import tokenize
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.NAME and tok.string == BLANK:
+                return tok.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return None
+
+
+def _report(status, output=None, error=None, summary="", outputs=None):
+    report = {"status": status, "summary": summary,
+              "stdout": output.getvalue() if output else "",
+              "stdout_truncated": bool(output and output.truncated), "error": error}
+    if outputs is not None:
+        report["outputs"] = outputs
+    return report
+
+
+def prepare(code):
+    """The blank and syntax checks: (compiled code, None) or (None, report)."""
+    line = find_blank(code)
+    if line is not None:
+        return None, _report("blank", summary=f"Fill in the blank {BLANK} on line {line} first.",
+                             error={"type": "Blank", "message": "blank left", "line": line, "traceback": ""})
+    try:
+        return compile(code, LEARNER_FILE, "exec", dont_inherit=True), None
+    except (SyntaxError, ValueError) as e:
+        if not isinstance(e, SyntaxError):
+            e = SyntaxError(str(e))
+        error = describe_syntax_error(e, code)
+        return None, _report("syntax", error=error,
+                             summary=f"Python could not read line {error['line']}: {error['message']}.")
+
+
+def _stopped(exc, output):
+    if isinstance(exc, RunTimeout):
+        return _report("timeout", output=output,
+                       summary="Your code ran too long and was stopped. Look for a loop that never ends.")
+    return _report("stopped", output=output, summary="Stopped.")
+
+
+def _guarded(fn, output, seconds):
+    """Call fn() with output captured and a time limit; then restore the interpreter.
+    Returns the exception it raised, or None."""
+    restore = Sandbox().restore
+    try:
+        sys.stdout = sys.stderr = output
+        sys.stdin = io.StringIO("")
+        with TimeLimit(seconds):
+            fn()
+    except BaseException as e:  # noqa: BLE001 - everything the learner raises is reported
+        return e
+    finally:
+        restore()
+    return None
+
+
+def _error_report(exc, output, code):
+    if isinstance(exc, (RunTimeout, KeyboardInterrupt)):
+        return _stopped(exc, output)
+    error = describe_exception(exc, code)
+    if isinstance(exc, SystemExit):
+        error["message"] = "exit() ended your program early"
+        return _report("error", output=output, error=error,
+                       summary="Your code called exit(), so the checks could not run.")
+    if isinstance(exc, EOFError):
+        error["message"] = "input() has nothing to read here"
+    where = f" on line {error['line']}" if error["line"] else ""
+    return _report("error", output=output, error=error,
+                   summary=f"Your code raised {error['type']}{where}, so the checks could not run.")
+
+
+def run(code, timeout_seconds=10.0):
+    """The Run button: run the code, report what it printed or raised."""
+    compiled, early = prepare(code)
+    if early:
+        return early
+    output = CappedOutput()
+    exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds)
+    if exc is not None:
+        return _error_report(exc, output, code)
+    return _report("ok", output=output, summary="Ran without errors.")
+
+
+def collect(code, probe, inputs, timeout_seconds=10.0):
+    """A Check's first half: run the code, then the probe on every case."""
+    compiled, early = prepare(code)
+    if early:
+        return early
+    output = CappedOutput()
+    namespace = fresh_namespace()
+    exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds)
+    if exc is not None:
+        return _error_report(exc, output, code)
+    results = []
+    quiet = CappedOutput(limit=0)  # what the code prints while the cases run is not shown
+    exc = _guarded(lambda: results.extend(probes.run_cases(namespace, probe, inputs, code)),
+                   quiet, timeout_seconds)
+    if exc is not None:
+        return _error_report(exc, output, code)
+    return _report("ran", output=output, outputs=results)

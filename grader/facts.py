@@ -1,0 +1,13 @@
+"""The facts the grader shares with the browser, read from `facts.json` (their one home)."""
+
+import json
+from pathlib import Path
+
+FACTS = json.loads((Path(__file__).parent / "facts.json").read_text(encoding="utf-8"))
+
+BLANK = FACTS["blank"]
+OUTPUT_LIMIT = FACTS["output_limit"]
+MESSAGE_LIMIT = FACTS["message_limit"]
+TOLERANCE = FACTS["tolerance"]
+HEADLINE = FACTS["headline"]
+MAX_OUTPUTS_PER_CASE = FACTS["max_outputs_per_case"]

@@ -1,0 +1,30 @@
+"""Grade one piece of code against one exercise, the CLI's way: the code runs in
+a child process (`grader.isolated`), the verdict is decided here."""
+
+from functools import lru_cache
+
+from . import catalog
+from .cases import grading_data, worker_inputs
+from .compare import verdict
+from .execute import collect
+from .isolated import collect_isolated
+
+
+@lru_cache(maxsize=None)
+def _data(exercise_id, folder):
+    return grading_data(catalog.load_exercise(folder))
+
+
+def data_for(exercise):
+    return _data(exercise.id, exercise.folder)
+
+
+def report_for(exercise, code, isolated=True):
+    """What the code computes on the exercise's cases (in a child process by default)."""
+    task = worker_inputs(data_for(exercise))
+    run = collect_isolated if isolated else collect
+    return run(code, task["probe"], task["inputs"], exercise.timeout_seconds)
+
+
+def grade(exercise, code, isolated=True):
+    return verdict(data_for(exercise), report_for(exercise, code, isolated))

@@ -1,0 +1,127 @@
+"""What the browser's worker calls: `call(name, args_json)` -> JSON text.
+
+A Check here is only its first half: `check(probe, inputs, code)` runs the
+learner's code on the cases' inputs and returns the raw outputs. The expected
+outputs and the comparison stay on the page (compare.js), so nothing in this
+interpreter decides a verdict. Learner code also runs with the JavaScript bridge
+hidden (`js`, `pyodide`, ...), and the worker drops its own network and storage
+powers once Python is up (worker.js): see the threat model in the README.
+"""
+
+import json
+import sys
+
+from engine import labs
+from engine.expressions import ExpressionError, expression_graph, variables
+from engine.training import Run
+
+from . import execute
+
+BLOCKED_ROOTS = ("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "gc")
+
+
+class _Blocker:
+    """A meta-path finder that refuses the JavaScript bridge."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED_ROOTS:
+            raise ImportError(f"`import {name}` is not available in exercises")
+        return None
+
+
+def _without_js_bridge(fn, *args):
+    hidden = {n: m for n, m in sys.modules.items() if n.split(".")[0] in BLOCKED_ROOTS}
+    saved_path = list(sys.meta_path)
+    for name in hidden:
+        del sys.modules[name]
+    sys.meta_path[:] = [_Blocker()] + [f for f in saved_path
+                                       if "js" not in type(f).__name__.lower()]
+    try:
+        return fn(*args)
+    finally:
+        sys.meta_path[:] = saved_path
+        sys.modules.update(hidden)
+
+
+def check(probe, inputs, code, timeout_seconds=10.0):
+    """The learner's outputs on the cases (grader.execute.collect); no verdict."""
+    if probe not in ("value", "call", "sgd") or type(inputs) is not list:
+        raise ValueError("check() needs a probe name and a list of case inputs")
+    return _without_js_bridge(execute.collect, code, probe, inputs, float(timeout_seconds))
+
+
+REFERENCE_ANSWER = "from engine import Value\n"
+WARM_UP_CASES = [
+    {"mode": "rule", "leaves": [1.5, -0.5], "nodes": [["mul", 0, 1]], "start": [0.5, 0.5], "upstream": 1.7},
+    {"mode": "backward", "leaves": [0.7, -1.2, 0.4],
+     "nodes": [["mul", 0, 1], ["add", 3, 2], ["tanh", 4], ["mul", 5, 3], ["add", 6, 0]]},
+]
+WARM_UP_STEPS = 3
+
+
+def warm_up(step):
+    """One short step of priming Python after boot; returns whether more remain.
+
+    Each step runs the reference engine through the very path a Check takes.
+    WebAssembly starts in a baseline tier and optimises what runs hot, so the
+    learner's first Check then runs at full speed. The page sends one step at a
+    time while it is idle, so a real Check waits for one step at most.
+    """
+    step = int(step)
+    check("value", WARM_UP_CASES * 4, REFERENCE_ANSWER)
+    return step + 1 < WARM_UP_STEPS
+
+
+def run(code, timeout_seconds=10.0):
+    return _without_js_bridge(execute.run, code, timeout_seconds)
+
+
+def lab_graph(a, b, c, d):
+    return labs.level_graph(float(a), float(b), float(c), float(d))
+
+
+def tangent(x0, h):
+    return labs.tangent(float(x0), float(h))
+
+
+def expression(source, values):
+    """The whole graph of a typed expression; a message instead when it can't be built."""
+    try:
+        return {"variables": variables(source), **expression_graph(source, values)}
+    except ExpressionError as e:
+        return {"error": str(e)}
+
+
+_training = {}
+
+
+def train_start(seed=1):
+    _training["run"] = Run(seed=int(seed))
+    return _training["run"].parameter_breakdown()
+
+
+def train_steps(steps):
+    run = _training.get("run") or Run()
+    _training["run"] = run
+    before = len(run.losses)
+    losses = run.train(max(1, min(int(steps), 200)))
+    return {"step": len(losses), "losses": losses[before:]}
+
+
+def train_boundary():
+    return _training["run"].boundary()
+
+
+def train_network(x, y):
+    return _training["run"].network([float(x), float(y)])
+
+
+API = {"check": check, "run": run, "warm_up": warm_up, "lab_graph": lab_graph, "tangent": tangent,
+       "expression": expression, "train_start": train_start, "train_steps": train_steps,
+       "train_boundary": train_boundary, "train_network": train_network}
+
+
+def call(name, args_json):
+    if name not in API:
+        raise ValueError(f"unknown worker function {name!r}")
+    return json.dumps(API[name](*json.loads(args_json)))

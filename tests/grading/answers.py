@@ -1,0 +1,52 @@
+"""Answers the grader must get right, as (exercise, fillings or edits, why).
+
+WRONG: real misconceptions and forum-pasted code that must not pass.
+RIGHT: correct rewrites that must pass (rejecting them is the third-worst bug).
+Each entry is (exercise id, fill list | ("edit", [(old, new), ...]), note).
+"""
+
+RIGHT = [
+    ("mul-backward", ["out.grad * other.data"], "factors swapped"),
+    ("mul-backward", ("edit", [("self.grad += other.data * out.grad", "self.grad = self.grad + other.data * out.grad")]), "spelled-out +="),
+    ("sub-backward", ["self.grad += 1 * out.grad", "other.grad += -1 * out.grad"], "explicit local factors"),
+    ("sub-backward", ["other.grad = other.grad - out.grad", "self.grad = self.grad + out.grad"], "other order, spelled out"),
+    ("div-backward", ["out.grad * (1 / other.data)", "-out.grad * self.data / (other.data * other.data)"], "rearranged"),
+    ("exp-backward", ["out.data * out.grad"], "out.data is exp(x)"),
+    ("tanh-backward", ["(1 - out.data ** 2) * out.grad"], "out.data is t"),
+    ("tanh-backward", ["(1 - t) * (1 + t) * out.grad"], "factored"),
+    ("relu-backward", ["(self.data > 0) * out.grad"], "micrograd's own line"),
+    ("relu-backward", ["out.grad if out.data > 0 else 0.0"], "a conditional"),
+    ("backward-tail", ["self.grad = 1\nfor node in topo[::-1]:\n    node._backward()"], "a slice"),
+    ("backward-tail", ["self.grad = 1.0\nwhile topo:\n    topo.pop()._backward()"], "pop from the end"),
+    ("backward-tail", ["self.grad = 1.0\nfor v in reversed(topo):\n    if v._children:\n        v._backward()"], "skips leaves"),
+    ("central-difference", ["(f(x + h) - f(x - h)) / 2 / h"], "divides twice"),
+    ("chain-by-hand", ["dL_dd * 1", "dL_dd", "dL_de * b", "a * dL_de"], "reordered"),
+    ("sgd-step", ["p.grad = 0", "p.data += -lr * p.grad"], "adds the negative step"),
+]
+
+WRONG = [
+    # diamond: the issue's three that used to pass
+    ("diamond", ("edit", [("            self.grad += out.grad\n            other.grad += out.grad",
+                           "            self.grad = out.grad\n            other.grad += out.grad")]), "leaves self.grad = out.grad in __add__"),
+    ("diamond", ("edit", [("            self.grad += out.grad\n            other.grad += out.grad",
+                           "            self.grad += out.grad\n            other.grad += self.grad")]), "other.grad += self.grad"),
+    ("diamond", ("edit", [("            self.grad += out.grad\n            other.grad += out.grad",
+                           "            if self is other:\n                self.grad = 2 * out.grad\n            else:\n"
+                           "                self.grad = out.grad\n                other.grad = out.grad")]), "special-cases self is other"),
+    ("div-backward", ("edit", [("self.grad += out.grad / other.data", "self.grad = out.grad / other.data")]), "= instead of +="),
+    ("backward-tail", ["self.grad = 1.0\ndef walk(v):\n    v._backward()\n    for c in v._children:\n        walk(c)\nwalk(self)"],
+     "recursive depth-first walk"),
+    ("backward-tail", ["self.grad = 1.0\nqueue, seen = [self], {self}\nwhile queue:\n    v = queue.pop(0)\n    v._backward()\n"
+                       "    for c in v._children:\n        if c not in seen:\n            seen.add(c)\n            queue.append(c)"],
+     "breadth-first from the output with a seen set"),
+    ("relu-backward", ["(1.0 if self.data > -0.25 else 0.0) * out.grad"], "passes gradient just below zero"),
+    ("relu-backward", ["(1.0 if self.data >= -0.01 else 0.0) * out.grad"], "passes gradient very near zero"),
+    ("mul-backward", ["out.data / self.data * out.grad"], "divides by an input: wrong at 0"),
+    ("exp-backward", ["out.data * out.grad * (1 if self.data != 0 else 0)"], "drops the gradient at 0"),
+    ("tanh-backward", ["(1 - t ** 2)"], "forgets out.grad"),
+    ("sub-backward", ["self.grad -= out.grad", "other.grad += out.grad"], "both signs flipped"),
+    ("sgd-step", ["p.grad = 0.0", "p.data -= 0.05 * p.grad"], "a fixed learning rate"),
+    ("sgd-step", ["pass", "p.data -= lr * p.grad"], "never zeroes"),
+    ("central-difference", ["(f(x) - f(x - h)) / h"], "backward one-sided difference"),
+    ("central-difference", ["(f(x + 2 * h) - f(x - 2 * h)) / (4 * h)"], "nudges by 2h: still central but not the h given"),
+]
