@@ -43,7 +43,7 @@ build: setup
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 check: $(VENV)/.installed
-	$(PY) -m exercises check
+	$(PY) -m grader prove && $(PY) -m grader mutate
 
 test: setup chromium
 	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest

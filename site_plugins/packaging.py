@@ -1,14 +1,15 @@
 """`course.zip`: what the browser's Python needs, in one deterministic archive.
 
-The `engine` and `exercises` packages, and each exercise's metadata (as JSON),
-starter and hidden tests. Solutions and known mistakes stay out: the worker never
-needs them.
+The `engine` package (the labs and `sgd-step` use it) and the half of `grader`
+that runs learner code and reports outputs. Nothing that knows an expected
+output goes in: no solutions, no known mistakes, no comparison.
 """
 
 import io
 import zipfile
 
-from exercises.catalog import shipped_files
+WORKER_SIDE = ("__init__.py", "execute.py", "probes.py", "sandbox.py", "text.py", "facts.py",
+               "facts.json", "worker_api.py")
 
 
 def _add(archive, data, arcname):
@@ -17,13 +18,11 @@ def _add(archive, data, arcname):
     archive.writestr(info, data)
 
 
-def course_zip(engine_dir, exercises_dir, exercises):
+def course_zip(engine_dir, grader_dir):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for package in (engine_dir, exercises_dir):
-            for path in sorted(package.glob("*.py")):
-                _add(archive, path.read_bytes(), f"{package.name}/{path.name}")
-        for exercise in exercises.values():
-            for name, text in shipped_files(exercise).items():
-                _add(archive, text.encode("utf-8"), f"{exercises_dir.name}/{exercise.id}/{name}")
+        for path in sorted(engine_dir.glob("*.py")):
+            _add(archive, path.read_bytes(), f"engine/{path.name}")
+        for name in WORKER_SIDE:
+            _add(archive, (grader_dir / name).read_bytes(), f"grader/{name}")
     return buffer.getvalue()

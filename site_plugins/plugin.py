@@ -2,9 +2,11 @@
 browser runtime into the built site.
 
 Into `site/assets/course/` it writes the JS/CSS bundle, the worker, `course.zip`
-(the `engine` and `exercises` packages with each exercise's hidden tests, not
-its solution) and one JSON file per exercise (starter, hints, solution: fetched
-only when the learner asks). Pyodide is copied, self-hosted, into
+(the reference engine and the worker's half of the grader: it runs code and
+reports outputs, and knows no answer), and two JSON files per exercise: its
+public data (starter, hints, solution: shown only when the learner asks) and
+its grading data (cases, expected outputs, known mistakes' signatures), which
+the page keeps and never sends to the worker. Pyodide is copied, self-hosted, into
 `site/assets/pyodide/`. Nothing is loaded from another origin.
 """
 
@@ -22,7 +24,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 import engine
-from exercises.catalog import ExerciseError, load_all
+import grader
+from grader.cases import grading_data
+from grader.catalog import ExerciseError, load_all
 
 from .blocks import CourseBlocksExtension
 from .math import render_math
@@ -49,7 +53,6 @@ class CourseConfig(base.Config):
     exercises_dir = c.Dir(exists=True, default="exercises")
     pyodide_dir = c.Dir(exists=True, default="node_modules/pyodide")
     runtime_dir = c.Type(str, default="site_plugins/runtime/dist")
-    watchdog_seconds = c.Type((int, float), default=5)
     memory_snapshot = c.Type(bool, default=True)  # Pyodide's private snapshot API, for warm boots
 
 
@@ -65,7 +68,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
                               "(npm ci, then node site_plugins/runtime/build.mjs)")
         self.manifest = json.loads(manifest_path.read_text())
-        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(self.config.exercises_dir), self.exercises)
+        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent)
         self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
         self.exercises_dir_name = f"exercises.{self.zip_name.split('.')[1]}"
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
@@ -74,7 +77,6 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             "zip": self.zip_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
-            "watchdogSeconds": self.config.watchdog_seconds,
             "snapshot": self.config.memory_snapshot,
         }
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
@@ -93,8 +95,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         (assets / self.zip_name).write_bytes(self.zip_bytes)
         (assets / self.exercises_dir_name).mkdir()
         for exercise in self.exercises.values():
-            (assets / self.exercises_dir_name / f"{exercise.id}.json").write_text(
-                json.dumps(exercise.public_data()), encoding="utf-8")
+            folder = assets / self.exercises_dir_name
+            (folder / f"{exercise.id}.json").write_text(json.dumps(exercise.public_data()), encoding="utf-8")
+            (folder / f"{exercise.id}.grading.json").write_text(json.dumps(grading_data(exercise)), encoding="utf-8")
         pyodide_root = site / "assets" / "pyodide"
         for old in pyodide_root.glob("*") if pyodide_root.is_dir() else []:
             if old.name != self.pyodide_version:

@@ -14,7 +14,6 @@ export function readConfig() {
     zipUrl: new URL(config.zip, base).href,
     exercisesBase: new URL(`${config.exercises}/`, base),
     useSnapshot: !!config.snapshot && typeof caches !== "undefined",
-    watchdogSeconds: config.watchdogSeconds,
   };
 }
 

@@ -10,7 +10,6 @@ export function python() {
   const config = readConfig();
   if (!config) return null;
   instance = new PythonRuntime(config);
-  instance.watchdogSeconds = config.watchdogSeconds;
   instance.assetsBase = config.base;
   instance.exercisesBase = config.exercisesBase;
   globalThis.__coursePython = instance; // for tests and benchmarks
