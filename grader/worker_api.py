@@ -4,8 +4,9 @@ A Check here is only its first half: `check(probe, inputs, code)` runs the
 learner's code on the cases' inputs and returns the raw outputs. The expected
 outputs and the comparison stay on the page (compare.js), so nothing in this
 interpreter decides a verdict. Learner code also runs with the JavaScript bridge
-hidden (`js`, `pyodide`, ...), and the worker drops its own network and storage
-powers once Python is up (worker.js): see the threat model in the README.
+hidden: the worker's JavaScript wraps every call in grader.guard's hide() and
+unhide(), and drops its own network and storage powers once Python is up
+(worker.js). See the threat model in the README.
 """
 
 import json
@@ -17,37 +18,11 @@ from engine.training import Run
 
 from . import execute
 
-BLOCKED_ROOTS = ("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "gc")
-
-
-class _Blocker:
-    """A meta-path finder that refuses the JavaScript bridge."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in BLOCKED_ROOTS:
-            raise ImportError(f"`import {name}` is not available in exercises")
-        return None
-
-
-def _without_js_bridge(fn, *args):
-    hidden = {n: m for n, m in sys.modules.items() if n.split(".")[0] in BLOCKED_ROOTS}
-    saved_path = list(sys.meta_path)
-    for name in hidden:
-        del sys.modules[name]
-    sys.meta_path[:] = [_Blocker()] + [f for f in saved_path
-                                       if "js" not in type(f).__name__.lower()]
-    try:
-        return fn(*args)
-    finally:
-        sys.meta_path[:] = saved_path
-        sys.modules.update(hidden)
-
-
 def check(probe, inputs, code, timeout_seconds=10.0):
     """The learner's outputs on the cases (grader.execute.collect); no verdict."""
     if probe not in ("value", "call", "sgd") or type(inputs) is not list:
         raise ValueError("check() needs a probe name and a list of case inputs")
-    return _without_js_bridge(execute.collect, code, probe, inputs, float(timeout_seconds))
+    return execute.collect(code, probe, inputs, float(timeout_seconds))
 
 
 REFERENCE_ANSWER = "from engine import Value\n"
@@ -73,7 +48,7 @@ def warm_up(step):
 
 
 def run(code, timeout_seconds=10.0):
-    return _without_js_bridge(execute.run, code, timeout_seconds)
+    return execute.run(code, timeout_seconds)
 
 
 def lab_graph(a, b, c, d):

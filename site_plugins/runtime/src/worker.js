@@ -13,6 +13,9 @@
 const post = self.postMessage.bind(self); // captured before any learner code can touch it
 let booting = null;
 let api = null;
+// grader.guard's hide()/unhide() and grader.sandbox's sealed restore: held here only,
+// never in a Python namespace, so learner code can't call them (see grader/guard.py).
+let guard = null;
 let pyodide = null;
 
 // Pyodide can die under learner code (os._exit, a broken runtime). Report it once;
@@ -96,7 +99,9 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
     pyodide.setStdout({ write: (buf) => buf.length });
     pyodide.setStderr({ write: (buf) => buf.length });
     pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/course')");
-    api = pyodide.pyimport("exercises.worker_api");
+    api = pyodide.pyimport("grader.worker_api");
+    const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
+    guard = { hide, unhide, restore: pyodide.pyimport("grader.sandbox").new_restore() };
     const done = performance.now();
     const seconds = (done - started) / 1000;
     const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched, unpackAndImport: done - loaded };
@@ -119,7 +124,14 @@ async function handleCall({ id, fn, args }) {
   }
   post({ type: "started", id });
   try {
-    const json = api.call(fn, JSON.stringify(args || []));
+    let json;
+    guard.hide(); // the bridge leaves the interpreter for the length of the call
+    try {
+      guard.restore(); // whatever an earlier run left behind goes first
+      json = api.call(fn, JSON.stringify(args || []));
+    } finally {
+      guard.unhide();
+    }
     post({ type: "result", id, ok: true, result: JSON.parse(json) });
   } catch (error) {
     const pythonError = pyodide && error instanceof pyodide.ffi.PythonError;
