@@ -1,0 +1,240 @@
+"""The page's verdict (site_plugins/runtime/src/compare.js) and the CLI's
+(grader/compare.py) are the same function: identical JSON for the same grading
+data and report.
+
+Reports come from real code (each exercise's solution, starter, known mistakes,
+the alternative answers of tests/grading/answers.py, and mutants when
+grader.mutate can list them) and from forged reports: what learner code that
+owns the worker could send back. Every report crosses JSON on the way to Node,
+as it crosses JSON on the way from the worker to the page; the Python verdict
+is computed on the same JSON.
+"""
+
+import copy
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from grader import catalog
+from grader.cases import fmt, fmt_pair
+from grader.compare import verdict
+from grader.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
+from grader.grading import data_for, report_for
+
+from .answers import RIGHT, WRONG
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = ROOT / "tests/js/compare_cli.mjs"
+EXERCISES = catalog.load_all()
+
+
+def node(payload):
+    assert shutil.which("node"), "node is required"
+    text = json.dumps(payload, allow_nan=False)
+    result = subprocess.run(["node", str(CLI)], input=text, capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def wire(value):
+    """What arrives on the other side of JSON."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def answer_code(exercise, filling):
+    if isinstance(filling, tuple) and filling[0] == "edit":
+        return catalog.apply_edits(exercise.solution, filling[1])
+    return catalog.fill_blanks(exercise.starter, filling)
+
+
+def mutant_sources(exercise):
+    """Mutants of the solution, when grader.mutate (written alongside) can list them."""
+    try:
+        from grader import mutate
+    except ImportError:
+        return []
+    for name in ("mutant_sources", "mutants", "list_mutants", "mutant_codes"):
+        fn = getattr(mutate, name, None)
+        if callable(fn):
+            try:
+                found = list(fn(exercise))
+            except TypeError:
+                continue
+            return [m if isinstance(m, str) else getattr(m, "code", None) or getattr(m, "source", None)
+                    or (m.get("code") if isinstance(m, dict) else None) for m in found][:40]
+    return []
+
+
+def real_codes(exercise):
+    codes = [("solution", exercise.solution), ("starter", exercise.starter)]
+    codes += [(f"mistake {m.name}", m.code) for m in exercise.mistakes]
+    for kind, answers in (("right", RIGHT), ("wrong", WRONG)):
+        codes += [(f"{kind} answer: {note}", answer_code(exercise, filling))
+                  for ex_id, filling, note in answers if ex_id == exercise.id]
+    codes += [(f"mutant {i}", code) for i, code in enumerate(mutant_sources(exercise)) if code]
+    return codes
+
+
+def forged_reports(data, solution_report):
+    """Reports no honest worker sends: forged, truncated, oversized, mistyped."""
+    expected = [c["expected"] for c in data["cases"]]
+    n = len(expected)
+    ran = {"status": "ran", "summary": "", "stdout": "", "stdout_truncated": False, "error": None}
+
+    def outputs(value):
+        return {**ran, "outputs": value}
+
+    def bump(lists, by=1.0):
+        return [[x + by if isinstance(x, float) else x for x in out] for out in lists]
+
+    first_mistake = next((m for m in data["mistakes"] if "outputs" in m), None)
+    huge = "x" * (OUTPUT_LIMIT + 7) + "🙂" * 50
+    emoji_stdout = "🙂" * (OUTPUT_LIMIT - 1) + "ab"
+    weird_error = {"type": ["Value", 1, 2.5, None, True, {"k": "v'\"\n\t\x01é\u200b"}],
+                   "message": 12, "line": "3", "traceback": {"a": [1e-07, 1e+20, -0.5]}}
+    forged = [
+        ("not a dict: None", None), ("not a dict: list", [1, 2]), ("not a dict: string", "ran"),
+        ("not a dict: number", 5), ("not a dict: bool", True),
+        ("empty dict", {}),
+        ("status passed", {"status": "passed", "passed": True, "headline": "Passed"}),
+        ("a forged verdict", {"status": "passed", "passed": True, "headline": "Passed", "summary": "All good",
+                              "tests": [], "diagnosis": None, "stdout": "", "stdout_truncated": False,
+                              "error": None}),
+        ("status is a list", {"status": ["ran"], "outputs": expected}),
+        ("status ok (the Run button's)", {**ran, "status": "ok"}),
+        ("ran without outputs", {"status": "ran"}),
+        ("outputs not a list", outputs({"0": expected[0]})),
+        ("one case too few", outputs(expected[:-1])),
+        ("one case too many", outputs(expected + [expected[0]])),
+        ("no cases", outputs([])),
+        ("right length of wrong numbers", outputs(bump(expected))),
+        ("tiny errors within tolerance", outputs(bump(expected, 1e-9))),
+        ("errors just outside tolerance", outputs(bump(expected, 3e-6))),
+        ("exactly the expected numbers", outputs(expected)),
+        ("expected, with a stray key", {**outputs(expected), "passed": False, "extra": [1, {"a": None}]}),
+        ("nan-like strings", outputs([["nan", "inf", "-inf", "NaN", "Infinity"][: len(e)] for e in expected])),
+        ("numbers as strings", outputs([[str(x) for x in e] for e in expected])),
+        ("booleans", outputs([[True for _ in e] for e in expected])),
+        ("nulls", outputs([[None for _ in e] for e in expected])),
+        ("nested objects in a case", outputs([[{"x": 1}]] + expected[1:])),
+        ("nested lists in a case", outputs([[[1.0, 2.0]]] + expected[1:])),
+        ("a case as a number", outputs([1.0] + expected[1:])),
+        ("a case as a string", outputs(["oops"] + expected[1:])),
+        ("a case too long", outputs([[0.5] * (MAX_OUTPUTS_PER_CASE + 1)] + expected[1:])),
+        ("a case of the longest length", outputs([[0.5] * MAX_OUTPUTS_PER_CASE] + expected[1:])),
+        ("a short case", outputs([expected[0][:-1]] + expected[1:])),
+        ("an empty case", outputs([[]] + expected[1:])),
+        ("huge integers", outputs([[10 ** 15 for _ in e] for e in expected])),
+        ("negative zeros", outputs([[-0.0 for _ in e] for e in expected])),
+        ("error dicts everywhere", outputs([{"error": "ZeroDivisionError: float division by zero", "line": 7}] * n)),
+        ("error dict without a line", outputs([{"error": "NameError: oops"}] + expected[1:])),
+        ("error dict with line 0", outputs([{"error": "E", "line": 0}] + expected[1:])),
+        ("error dict with a string line", outputs([{"error": "E", "line": "7"}] + expected[1:])),
+        ("error dict with a boolean line", outputs([{"error": "E", "line": True}] + expected[1:])),
+        ("error dict with a non-string error", outputs([{"error": 5, "line": 1}] + expected[1:])),
+        ("error dict without error", outputs([{"line": 1}] + expected[1:])),
+        ("huge error text", outputs([{"error": huge, "line": 2}] + expected[1:])),
+        ("huge strings as outputs", outputs([[huge] * len(expected[0])] + expected[1:])),
+        ("huge stdout", {**outputs(expected), "stdout": huge}),
+        ("stdout of astral characters at the limit", {**outputs(bump(expected)), "stdout": emoji_stdout}),
+        ("stdout not a string", {**outputs(expected), "stdout": ["a"], "stdout_truncated": "yes"}),
+        ("stdout_truncated true", {**outputs(expected), "stdout": "hi", "stdout_truncated": True}),
+        ("stdout_truncated 1", {**outputs(expected), "stdout": "hi", "stdout_truncated": 1}),
+        ("error of odd types", {**outputs(bump(expected)), "error": weird_error}),
+        ("error with nulls", {**outputs(expected), "error": {"type": None, "message": None, "line": None,
+                                                             "traceback": None}}),
+        ("error with a huge type", {**outputs(expected), "error": {"type": "T" * 90 + "🙂" * 20, "line": 4,
+                                                                   "message": "m" * 2500, "traceback": huge}}),
+        ("error as a string", {**outputs(expected), "error": "Traceback"}),
+        ("blank with a summary", {"status": "blank", "summary": "Fill in the blank ____ on line 3 first.",
+                                  "error": {"type": "Blank", "message": "blank left", "line": 3, "traceback": ""}}),
+        ("syntax with a huge summary", {"status": "syntax", "summary": "s" * 5000, "stdout": 3}),
+        ("timeout, summary not a string", {"status": "timeout", "summary": ["x"], "outputs": expected}),
+        ("stopped, keys only", {"status": "stopped"}),
+        ("error status with outputs", {"status": "error", "summary": "boom", "outputs": expected}),
+        ("proto keys", json.loads('{"__proto__": {"status": "ran"}, "status": "error", "summary": "p"}')),
+        ("the solution's own report", solution_report),
+        ("the solution's report with junk stdout", {**solution_report, "stdout": "<b>junk</b>\x00\ud800"}),
+    ]
+    if first_mistake:
+        forged.append(("a known mistake's outputs", outputs(copy.deepcopy(first_mistake["outputs"]))))
+        forged.append(("a known mistake's outputs, one case changed",
+                       outputs([[1234.5]] + copy.deepcopy(first_mistake["outputs"][1:]))))
+    return forged
+
+
+def agree(exercise_id, labelled_reports, data):
+    reports = [wire(r) for _, r in labelled_reports]
+    py = [wire(verdict(data, r)) for r in reports]
+    js = node({"data": {exercise_id: data}, "pairs": [[exercise_id, r] for r in reports]})["verdicts"]
+    assert len(js) == len(py)
+    for (label, _), a, b in zip(labelled_reports, py, js):
+        assert b == a, f"{exercise_id}, {label}:\npython {json.dumps(a)[:3000]}\njs     {json.dumps(b)[:3000]}"
+    return py
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_real_code_gets_the_same_verdict(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    data = wire(data_for(exercise))
+    labelled = [(label, report_for(exercise, code, isolated=False)) for label, code in real_codes(exercise)]
+    verdicts = dict(zip([label for label, _ in labelled], agree(exercise_id, labelled, data)))
+    assert verdicts["solution"]["passed"]
+    assert not verdicts["starter"]["passed"]
+    for mistake in exercise.mistakes:
+        assert not verdicts[f"mistake {mistake.name}"]["passed"]
+    for label, result in verdicts.items():
+        if label.startswith("right answer"):
+            assert result["passed"], label
+        if label.startswith("wrong answer"):
+            assert not result["passed"], label
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_forged_reports_get_the_same_verdict(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    data = wire(data_for(exercise))
+    solution = report_for(exercise, exercise.solution, isolated=False)
+    labelled = forged_reports(data, solution)
+    verdicts = dict(zip([label for label, _ in labelled], agree(exercise_id, labelled, data)))
+    passed = {label for label, v in verdicts.items() if v["passed"]}
+    # only the right numbers pass, whatever else the report claims
+    assert passed <= {"exactly the expected numbers", "expected, with a stray key", "tiny errors within tolerance",
+                      "the solution's own report", "the solution's report with junk stdout", "huge stdout",
+                      "stdout not a string", "stdout_truncated true", "stdout_truncated 1", "error with nulls",
+                      "error with a huge type", "error as a string"}, passed
+    assert not verdicts["status passed"]["passed"] and not verdicts["a forged verdict"]["passed"]
+    assert not verdicts["right length of wrong numbers"]["passed"]
+    if any(m.get("outputs") for m in data["mistakes"]):
+        assert verdicts["a known mistake's outputs"]["diagnosis"]["mistake"] == data["mistakes"][0]["name"]
+
+
+TRICKY = [0, 0.0, -0.0, 1e-5, -1e-5, 123456.5, 1234565.0, 1e16, 1e15, 0.0001234, 0.00001234, -2.5, 2.5, 0.5, 1.5,
+          1, -1, 7, 100000, 1000000, 999999.5, 9999995.0, 0.1, 0.2 + 0.1, 1 / 3, -2 / 3, 2 ** 0.5, 1e-300, 5e-324,
+          1.7976931348623157e308, 2.2250738585072014e-308, 123.456789, 0.000999999, 0.0009999995, 6.02214076e23,
+          -1.6e-19, 14.000000000000002, 3.9999999999999996, 1e21, 1e22, 12345678901234567, 2 ** 53, 2 ** 53 + 2]
+
+
+def test_fmt_agrees_on_tricky_numbers():
+    cases = [[x, d] for x in TRICKY for d in (1, 2, 3, 6, 10, 15, 16, 17)]
+    js = node({"fmt": cases})["fmt"]
+    for (x, d), got in zip(cases, js):
+        assert got == fmt(x, d), f"fmt({x!r}, {d}): python {fmt(x, d)!r}, js {got!r}"
+
+
+def test_fmt_known_values():
+    js = node({"fmt": [[x, 6] for x in (0, -0.0, 1e-5, 123456.5, 1e16, 0.0001234, -2.5)]})["fmt"]
+    assert js == ["0", "−0", "1e-05", "123456", "1e+16", "0.0001234", "−2.5"]
+    assert js == [fmt(x) for x in (0, -0.0, 1e-5, 123456.5, 1e16, 0.0001234, -2.5)]
+
+
+def test_fmt_pair_agrees():
+    pairs = [[1.0, 1.0000001], [2.0, 2.0], [-0.0, 0.0], [14.0, 14.000000000000002], [1e-5, 1.00000001e-5],
+             [0.1, 0.30000000000000004], [123456.5, 123456.50000001], [5.0, "nan"], [5.0, "Value(data=5)"],
+             [3.0, -3.0], [1e16, 1e16 + 2]]
+    js = node({"fmt_pair": pairs})["fmt_pair"]
+    assert [tuple(p) for p in js] == [fmt_pair(w, g) for w, g in pairs]

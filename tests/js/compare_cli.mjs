@@ -1,0 +1,16 @@
+// The page's verdict, from the command line, for tests/grading/test_js_python_agree.py.
+// stdin:  {"data": {id: grading data}, "pairs": [[id, report], ...],
+//          "fmt": [[x, digits], ...], "fmt_pair": [[want, got], ...]}
+// stdout: {"verdicts": [...], "fmt": [...], "fmt_pair": [...]}
+import { fmt, fmtPair, verdict } from "../../site_plugins/runtime/src/compare.js";
+
+let text = "";
+process.stdin.setEncoding("utf8");
+for await (const chunk of process.stdin) text += chunk;
+const input = JSON.parse(text);
+const out = {
+  verdicts: (input.pairs || []).map(([id, report]) => verdict(input.data[id], report)),
+  fmt: (input.fmt || []).map(([x, digits]) => fmt(x, digits)),
+  fmt_pair: (input.fmt_pair || []).map(([want, got]) => fmtPair(want, got)),
+};
+process.stdout.write(JSON.stringify(out));
