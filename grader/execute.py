@@ -18,12 +18,13 @@ A report is a plain dict (JSON-ready):
 
 import io
 import signal
+import tokenize
 import sys
 import threading
 
 from . import probes
 from .facts import BLANK
-from .sandbox import CappedOutput, Sandbox, fresh_namespace
+from .sandbox import CappedOutput, fresh_namespace, new_restore
 from .text import LEARNER_FILE, describe_exception, describe_syntax_error
 
 
@@ -59,7 +60,6 @@ def find_blank(code):
     """Line number of the first ____ blank left in the code, or None."""
     if BLANK not in code:
         return None
-    import tokenize
     try:
         for tok in tokenize.generate_tokens(io.StringIO(code).readline):
             if tok.type == tokenize.NAME and tok.string == BLANK:
@@ -101,19 +101,22 @@ def _stopped(exc, output):
     return _report("stopped", output=output, summary="Stopped.")
 
 
-def _guarded(fn, output, seconds):
-    """Call fn() with output captured and a time limit; then restore the interpreter.
-    Returns the exception it raised, or None."""
-    restore = Sandbox().restore
+def _guarded(fn, output, seconds, restore=True):
+    """Call fn() with output captured and a time limit; then restore the interpreter
+    (unless more of the same run follows). Returns the exception it raised, or None."""
+    undo = new_restore()
     try:
         sys.stdout = sys.stderr = output
         sys.stdin = io.StringIO("")
         with TimeLimit(seconds):
             fn()
     except BaseException as e:  # noqa: BLE001 - everything the learner raises is reported
+        undo()
         return e
     finally:
-        restore()
+        sys.stdout, sys.stderr, sys.stdin = undo.streams
+    if restore:
+        undo()
     return None
 
 
@@ -151,7 +154,7 @@ def collect(code, probe, inputs, timeout_seconds=10.0):
         return early
     output = CappedOutput()
     namespace = fresh_namespace()
-    exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds)
+    exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds, restore=False)
     if exc is not None:
         return _error_report(exc, output, code)
     results = []

@@ -55,11 +55,11 @@ def create_builtin(spec, _original=ORIGINAL_CREATE_BUILTIN, _refused=REFUSED, _e
     return _original(spec)
 
 
-def hide(_state=STATE, _modules=MODULES, _roots=BRIDGE_ROOTS, _path=META_PATH, _main=MAIN, _gc=GC):
+def hide(_state=STATE, _modules=MODULES, _roots=BRIDGE_ROOTS, _path=META_PATH, _main=MAIN, _gc=GC,
+         _class_values=CLASS_VALUES, _delattr=delattr):
     """Take the bridge out of the interpreter (before running anything from the page)."""
     if _state["hidden"]:
         return
-    _gc.enable()
     names = [n for n in list(_modules) if n.split(".")[0] in _roots]
     saved = _state["modules"] = {n: _modules.pop(n) for n in names}
     _state["namespaces"] = []
@@ -75,29 +75,64 @@ def hide(_state=STATE, _modules=MODULES, _roots=BRIDGE_ROOTS, _path=META_PATH, _
     _state["main"] = {k: v for k, v in _main.items() if _is_bridge(v, _roots)}
     for k in _state["main"]:
         del _main[k]
+    for cls, key, value in _class_values:
+        _delattr(cls, key)
     _state["hidden"] = True
+    _gc.enable()  # the run's garbage is collected (and its finalizers run) while hidden
 
 
-def unhide(_state=STATE, _modules=MODULES, _path=META_PATH, _main=MAIN, _gc=GC):
+def unhide(_state=STATE, _modules=MODULES, _path=META_PATH, _main=MAIN, _gc=GC,
+           _class_values=CLASS_VALUES, _setattr=setattr):
     """Put the bridge back for Pyodide's own use between calls."""
     if not _state["hidden"]:
         return
-    _gc.collect()  # finalizers of the run's garbage run now, while the bridge is hidden
-    _gc.disable()  # and none runs while it is back
+    _gc.disable()  # no collection, so no learner finalizer, runs while the bridge is back
     for namespace, saved in _state["namespaces"]:
         namespace.update(saved)
     _modules.update(_state["modules"])
     _path[:] = _state["meta_path"]
     _main.update(_state["main"])
+    for cls, key, value in _class_values:
+        _setattr(cls, key, value)
     _state.update(modules={}, namespaces=[], meta_path=[], main={}, hidden=False)
 
 
 def _is_bridge(value, roots):
+    if "Js" in type(value).__name__:
+        return True
     module = getattr(type(value), "__module__", "") or ""
     name = getattr(value, "__name__", "") if type(value).__name__ == "module" else ""
     return (type(module) is str and module.split(".")[0] in roots) or \\
         (type(name) is str and name.split(".")[0] in roots)
 '''
+
+
+def _subclasses(root=object):
+    found, stack = set(), [root]
+    while stack:
+        for sub in type.__subclasses__(stack.pop()):
+            if sub not in found:
+                found.add(sub)
+                stack.append(sub)
+    return found
+
+
+def _bridge_class_values():
+    """Objects of the bridge that classes defined in bridge modules hold (converters,
+    proxies): reachable through object.__subclasses__(), so hidden with the rest."""
+    values = []
+    for cls in _subclasses():
+        module = vars(cls).get("__module__")
+        if type(module) is not str or module.split(".")[0] not in BRIDGE_ROOTS:
+            continue
+        for key, value in list(vars(cls).items()):
+            kind = type(value)
+            if isinstance(value, type) or kind.__name__ in ("function", "str", "int", "tuple", "NoneType"):
+                continue
+            if "Js" in kind.__name__ or str(getattr(kind, "__module__", "")).split(".")[0] in BRIDGE_ROOTS \
+                    or kind.__name__.endswith("Converter"):
+                values.append((cls, key, value))
+    return tuple(values)
 
 
 def arm():
@@ -116,7 +151,7 @@ def arm():
         "BRIDGE_ROOTS": BRIDGE_ROOTS, "ORIGINAL_CREATE_BUILTIN": _imp.create_builtin,
         "REFUSED": frozenset(sys.modules) | BRIDGE_ROOTS | {"_imp"},
         "STATE": {"hidden": False}, "MODULES": sys.modules, "META_PATH": sys.meta_path,
-        "MAIN": sys.modules["__main__"].__dict__, "GC": gc,
+        "MAIN": sys.modules["__main__"].__dict__, "GC": gc, "CLASS_VALUES": _bridge_class_values(),
     }
     exec(compile(_SOURCE, "<guard>", "exec"), namespace)
     # Nothing below may keep a reference to `namespace`: the functions' globals are

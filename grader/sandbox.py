@@ -149,6 +149,7 @@ def new_restore(_pristine=[]):  # noqa: B006 - the one pristine capture lives in
 
     def restore(_args=args, _restore=_restore):
         _restore(*_args)
+    restore.streams = args[2]
     return restore
 
 

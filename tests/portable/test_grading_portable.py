@@ -1,0 +1,314 @@
+"""The grader, run under CPython (pytest) and inside Pyodide (tests/pyodide), the
+way the browser runs it: learner code and the probes in this interpreter, the
+verdict from grader.compare on the outputs alone.
+
+Every exercise is proved, correct rewrites pass, real misconceptions fail,
+bad input gets a clear verdict, and learner code can neither forge a pass nor
+change what a later run computes. In Pyodide it also finds no path to the
+JavaScript bridge (tests/pyodide arms grader.guard, as the worker does).
+"""
+
+import json
+import sys
+
+from grader import worker_api
+from grader.catalog import apply_edits, fill_blanks, load, load_all
+from grader.compare import verdict
+from grader.execute import collect, run
+from grader.grading import data_for
+from grader.proof import prove
+from tests.grading.answers import RIGHT, WRONG
+
+IN_PYODIDE = sys.platform == "emscripten"
+
+
+def grade(exercise, code):
+    """The browser's Check: outputs from this interpreter, the verdict from the data."""
+    data = data_for(exercise)
+    report = collect(code, data["probe"], [c["input"] for c in data["cases"]], exercise.timeout_seconds)
+    return verdict(data, json.loads(json.dumps(report)))
+
+
+def _code(exercise, how):
+    return apply_edits(exercise.solution, how[1]) if isinstance(how, tuple) else fill_blanks(exercise.starter, how)
+
+
+def test_every_exercise_is_proven():
+    exercises = load_all()
+    assert len(exercises) == 12
+    for exercise in exercises.values():
+        assert prove(exercise) == [], exercise.id
+        assert exercise.mistakes and exercise.hints, exercise.id
+
+
+def test_correct_rewrites_pass():
+    for exercise_id, how, note in RIGHT:
+        exercise = load(exercise_id)
+        result = grade(exercise, _code(exercise, how))
+        assert result["passed"], (exercise_id, note, result["summary"], result["tests"])
+
+
+def test_real_misconceptions_fail():
+    for exercise_id, how, note in WRONG:
+        exercise = load(exercise_id)
+        result = grade(exercise, _code(exercise, how))
+        assert not result["passed"], (exercise_id, note)
+        assert result["status"] == "failed", (exercise_id, note, result["status"], result["summary"])
+
+
+def test_answers_that_fit_only_the_page_numbers_fail():
+    for exercise_id, fills in [
+        ("mul-backward", ["3.0 * out.grad"]),
+        ("sub-backward", ["self.grad += 1.0", "other.grad -= 1.0"]),
+        ("backward-tail", ["for v, g in zip(topo, [-6.0, -4.0, -12.0, -2.0, -2.0, -2.0, 7.0, 1.0]):\n    v.grad = g"]),
+    ]:
+        exercise = load(exercise_id)
+        assert not grade(exercise, fill_blanks(exercise.starter, fills))["passed"], exercise_id
+
+
+def test_a_wrong_answer_gets_a_counterexample_with_its_seed():
+    exercise = load("mul-backward")
+    result = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad + 0.001"]))
+    failing = [t["message"] for t in result["tests"] if not t["passed"]]
+    assert result["diagnosis"] is None  # no known mistake computes this
+    assert failing and "should be" in failing[0] and "but it is" in failing[0] and "seed 1" in failing[0]
+
+
+def test_blank_left_names_its_line():
+    exercise = load("mul-backward")
+    result = grade(exercise, exercise.starter)
+    line = exercise.starter.splitlines().index("            self.grad += ____") + 1
+    assert result["status"] == "blank" and result["headline"] == "Not yet"
+    assert f"line {line}" in result["summary"]
+
+
+def test_syntax_error_names_the_learners_line():
+    exercise = load("mul-backward")
+    code = fill_blanks(exercise.starter, ["other.data *"])
+    result = grade(exercise, code)
+    line = code.splitlines().index("            self.grad += other.data *") + 1
+    assert result["status"] == "syntax" and result["error"]["line"] == line
+    assert f"line {line}" in result["error"]["traceback"]
+
+
+def test_exception_traceback_uses_the_learners_line_numbers():
+    exercise = load("mul-backward")
+    code = fill_blanks(exercise.starter, ["other.dta * out.grad"])
+    result = grade(exercise, code)
+    line = code.splitlines().index("            self.grad += other.dta * out.grad") + 1
+    assert result["status"] == "error"  # the demo at the bottom calls backward first
+    assert result["error"]["type"] == "AttributeError" and result["error"]["line"] == line
+    assert f"line {line}, in _backward" in result["error"]["traceback"]
+    assert "grader" not in result["error"]["traceback"]
+
+
+def test_an_error_inside_a_case_points_at_the_learners_line():
+    exercise = load("mul-backward")
+    code = fill_blanks(exercise.starter, ["out.data / self.data * out.grad"])
+    result = grade(exercise, code)
+    line = code.splitlines().index("            self.grad += out.data / self.data * out.grad") + 1
+    failing = [t["message"] for t in result["tests"] if not t["passed"]]
+    assert not result["passed"] and failing
+    assert any("ZeroDivisionError" in m and f"on line {line}" in m for m in failing), failing
+
+
+def test_messages_are_capped_and_never_crash_the_grader():
+    exercise = load("mul-backward")
+    for raiser in ("class E(Exception):\n    def __str__(self):\n        raise ValueError('no')\nraise E()\n",
+                   "raise ValueError('x' * 50_000_000)\n",
+                   "class E(Exception):\n    def __str__(self):\n        return 5\nraise E()\n"):
+        result = grade(exercise, raiser + exercise.solution)
+        assert result["status"] == "error" and len(result["error"]["traceback"]) < 3000, raiser[:40]
+        assert len(result["summary"]) < 400
+    result = grade(exercise, "class E(Exception):\n    def __str__(self):\n        raise ValueError\nraise E()\n")
+    assert "could not be read" in result["error"]["message"]
+
+
+def test_output_is_captured_and_capped():
+    report = run("for i in range(100000):\n    print('line', i)\n")
+    assert report["status"] == "ok" and report["stdout_truncated"]
+    assert report["stdout"].startswith("line 0\n") and len(report["stdout"]) <= 20_000
+
+
+def test_exit_and_input_are_reported_not_fatal():
+    for code, words in [("import sys\nsys.exit()", "exit()"), ("raise SystemExit(3)", "exit()"),
+                        ("name = input('name? ')", "EOFError")]:
+        report = run(code)
+        assert report["status"] == "error", code
+        assert words in report["summary"] + report["error"]["traceback"], report
+    assert run("print('still alive')")["stdout"] == "still alive\n"
+
+
+def test_each_run_gets_a_fresh_namespace():
+    run("leftover = 42")
+    report = run("print(leftover)")
+    assert report["status"] == "error" and report["error"]["type"] == "NameError"
+
+
+# Code pasted in front of a wrong answer, trying to turn it into "Passed".
+FORGERIES = {
+    "prints passed": "print('Passed: All 4 checks pass.')\n",
+    "redefines builtins": ("import builtins\nbuiltins.print = lambda *a, **k: None\nbuiltins.abs = lambda x: 0\n"
+                           "builtins.isinstance = lambda *a: True\nbuiltins.len = lambda x: 0\n"),
+    "rigs __eq__ on its grads": ("class Anything(float):\n    def __eq__(self, other): return True\n"
+                                 "    def __ne__(self, other): return False\n"),
+    "patches the comparison": ("import grader.compare as c\nc.close = lambda *a, **k: True\n"
+                               "c.case_passes = lambda *a: True\n"),
+    "patches the probes": ("import grader.probes as p\np.number = lambda x: 0.0\n"
+                           "p.OPS = {}\n"),
+    "patches the reference engine": ("import engine, engine.engine\n"
+                                     "engine.Value.__add__ = lambda s, o: s\nengine.engine.Value.backward = lambda s: None\n"),
+    "patches math": "import math\nmath.isclose = lambda *a, **k: True\nmath.isfinite = lambda x: True\n",
+    "installs a trace hook": "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)\n",
+    "breaks io": "import io\nio.StringIO = None\n",
+    "swaps math in sys.modules": ("import sys, types\nfake = types.ModuleType('math')\n"
+                                  "fake.isclose = lambda *a, **k: True\nsys.modules['math'] = fake\n"),
+    "poisons the sandbox": ("import grader.sandbox as s\ns.new_restore = lambda *a: (lambda: None)\n"
+                            "s.Sandbox = type('S', (), {'restore': lambda self: None})\n"),
+    "poisons the worker API": ("import grader.worker_api as w\nw.API['check'] = lambda *a: {'status': 'ran'}\n"
+                               "w.check = lambda *a: {'status': 'ran'}\n"),
+    "adds a meta path finder": ("import sys\nclass F:\n    def find_spec(self, *a):\n        raise ImportError('x')\n"
+                                "sys.meta_path.insert(0, F())\nsys.path.insert(0, '/nowhere')\n"),
+}
+
+
+def test_learner_code_cannot_forge_a_pass():
+    exercise = load("mul-backward")
+    wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
+    for name, attack in FORGERIES.items():
+        code = attack + wrong
+        if name == "rigs __eq__ on its grads":
+            code = code.replace("self.grad = 0.0", "self.grad = Anything(0.0)")
+        assert not grade(exercise, code)["passed"], name
+    assert grade(exercise, exercise.solution)["passed"]
+
+
+def test_nothing_a_run_does_outlives_it():
+    """Each forgery runs with a correct answer; the next Check of a wrong answer
+    still fails and of the right one still passes, through the worker's API."""
+    exercise = load("mul-backward")
+    data = data_for(exercise)
+    inputs = [c["input"] for c in data["cases"]]
+    wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
+    for name, attack in FORGERIES.items():
+        worker_api.check("value", inputs, attack + exercise.solution)
+        assert len([1, 2, 3]) == 3 and abs(-2) == 2, name
+        import io
+        assert io.StringIO is not None, name
+        assert not verdict(data, worker_api.check("value", inputs, wrong))["passed"], name
+        assert verdict(data, worker_api.check("value", inputs, exercise.solution))["passed"], name
+
+
+def test_warm_up_runs_the_check_path():
+    step, more = 0, True
+    while more:
+        more = json.loads(worker_api.call("warm_up", json.dumps([step])))
+        step += 1
+    assert step == worker_api.WARM_UP_STEPS
+    report = worker_api.check("value", worker_api.WARM_UP_CASES, worker_api.REFERENCE_ANSWER)
+    assert report["status"] == "ran" and all(isinstance(o, list) for o in report["outputs"])
+
+
+ESCAPE_SCAN = r'''
+import sys, builtins
+BRIDGE = ("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core")
+STRICT = sys.platform == "emscripten"  # CPython has no bridge, and no guard to test
+found, seen = [], set()
+
+def flag(o, path):
+    t = type(o)
+    n = getattr(t, "__name__", "")
+    if not isinstance(o, type) and "Js" in n and n != "JsNull":
+        found.append(("a JS object", n, path))
+    if n == "module" and str(getattr(o, "__name__", "")).split(".")[0] in BRIDGE:
+        found.append(("a bridge module", o.__name__, path))
+    if STRICT and n == "builtin_function_or_method" and getattr(o, "__name__", "") == "create_builtin":
+        found.append(("the unguarded create_builtin", path))
+
+queue = [(m, f"sys.modules[{k!r}]") for k, m in list(sys.modules.items())] + [(builtins, "builtins")]
+frame = sys._getframe()
+while frame:
+    queue += [(frame.f_locals, f"frame {frame.f_code.co_name}"), (frame.f_globals, f"globals of {frame.f_code.co_name}")]
+    frame = frame.f_back
+try:
+    raise ValueError
+except ValueError as e:
+    tb_frame = e.__traceback__.tb_frame
+    while tb_frame:
+        queue.append((tb_frame.f_locals, "traceback frame"))
+        tb_frame = tb_frame.f_back
+stack = [object]
+while stack:
+    for sub in type.__subclasses__(stack.pop()):
+        if id(sub) not in seen:
+            seen.add(id(sub))
+            queue.append((sub, f"subclass {sub.__name__}"))
+            stack.append(sub)
+seen.clear()
+count = 0
+while queue and count < 400000:
+    o, path = queue.pop()
+    if id(o) in seen:
+        continue
+    seen.add(id(o))
+    count += 1
+    flag(o, path)
+    try:
+        if isinstance(o, dict):
+            queue += [(v, f"{path}[{k!r}]"[:160]) for k, v in list(o.items())]
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            queue += [(v, path + "[]") for v in list(o)]
+        else:
+            d = getattr(o, "__dict__", None)
+            if isinstance(d, dict) or type(d).__name__ == "mappingproxy":
+                queue.append((dict(d), path + ".__dict__"))
+            for a in ("__globals__", "__closure__", "__self__", "__func__", "__wrapped__", "cell_contents",
+                      "__mro__", "fget", "fset", "__objclass__", "__defaults__", "__kwdefaults__"):
+                try:
+                    queue.append((getattr(o, a), f"{path}.{a}"[:160]))
+                except Exception:
+                    pass
+    except Exception:
+        pass
+
+import importlib, importlib.machinery
+for name in BRIDGE + ("_imp", "gc"):
+    try:
+        __import__("_imp").create_builtin(importlib.machinery.ModuleSpec(name, None, origin="built-in"))
+        if STRICT and name != "gc":
+            found.append(("_imp.create_builtin rebuilt", name))
+    except Exception:
+        pass
+for name in ("js", "pyodide.ffi", "pyodide_js", "_pyodide_core", "pyodide"):
+    for load in (__import__, importlib.import_module):
+        try:
+            load(name)
+            found.append(("imported", name))
+        except Exception:
+            pass
+import gc
+for walk in (gc.get_objects, lambda: gc.get_referrers(sys), lambda: gc.get_referents(sys)):
+    try:
+        walk()
+        if sys.platform == "emscripten":
+            found.append(("gc walks objects",))
+    except Exception:
+        pass
+print("scanned", count, "objects")
+for item in found[:20]:
+    print("FOUND", item)
+'''
+
+
+def test_learner_code_finds_no_path_to_javascript():
+    """From learner code: frames, tracebacks, gc, sys.modules, object.__subclasses__(),
+    function globals and closures, _imp and importlib reach no JS object, no js,
+    no pyodide_js, no pyodide.ffi (in Pyodide, with the guard armed as in the worker)."""
+    report = worker_api.run(ESCAPE_SCAN, 120)
+    assert report["status"] == "ok", report
+    assert "scanned" in report["stdout"], report["stdout"]
+    assert "FOUND" not in report["stdout"], report["stdout"]
+    if IN_PYODIDE:
+        assert int(report["stdout"].split("scanned ")[1].split()[0]) > 10_000
+        blocked = worker_api.run("import js\n")
+        assert blocked["status"] == "error" and "not available" in blocked["error"]["message"]
