@@ -24,7 +24,7 @@ from grader.compare import verdict
 from grader.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from grader.grading import data_for, report_for
 
-from .answers import RIGHT, WRONG
+from tests.grading.answers import RIGHT, WRONG
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = ROOT / "tests/js/compare_cli.mjs"
@@ -52,21 +52,12 @@ def answer_code(exercise, filling):
 
 
 def mutant_sources(exercise):
-    """Mutants of the solution, when grader.mutate (written alongside) can list them."""
+    """Every mutant of the solution's learner-written lines (grader.mutate), when it is there."""
     try:
-        from grader import mutate
+        from grader.mutate import mutants
     except ImportError:
         return []
-    for name in ("mutant_sources", "mutants", "list_mutants", "mutant_codes"):
-        fn = getattr(mutate, name, None)
-        if callable(fn):
-            try:
-                found = list(fn(exercise))
-            except TypeError:
-                continue
-            return [m if isinstance(m, str) else getattr(m, "code", None) or getattr(m, "source", None)
-                    or (m.get("code") if isinstance(m, dict) else None) for m in found][:40]
-    return []
+    return [source for _line, _before, _after, source in mutants(exercise)]
 
 
 def real_codes(exercise):
@@ -75,7 +66,6 @@ def real_codes(exercise):
     for kind, answers in (("right", RIGHT), ("wrong", WRONG)):
         codes += [(f"{kind} answer: {note}", answer_code(exercise, filling))
                   for ex_id, filling, note in answers if ex_id == exercise.id]
-    codes += [(f"mutant {i}", code) for i, code in enumerate(mutant_sources(exercise)) if code]
     return codes
 
 
@@ -192,6 +182,17 @@ def test_real_code_gets_the_same_verdict(exercise_id):
             assert result["passed"], label
         if label.startswith("wrong answer"):
             assert not result["passed"], label
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_mutants_get_the_same_verdict(exercise_id):
+    exercise = EXERCISES[exercise_id]
+    sources = mutant_sources(exercise)
+    if not sources:
+        pytest.skip("grader.mutate lists no mutants")
+    data = wire(data_for(exercise))
+    labelled = [(f"mutant {i}", report_for(exercise, code, isolated=False)) for i, code in enumerate(sources)]
+    agree(exercise_id, labelled, data)
 
 
 @pytest.mark.parametrize("exercise_id", sorted(EXERCISES))

@@ -1,5 +1,12 @@
 // A graded code exercise: editor, Run / Check / Stop / Reset / Hint / Show answer,
 // results in a live region, code saved as the learner types.
+//
+// A Check has two halves. The worker runs the learner's code on the cases'
+// inputs and reports the outputs (grader/worker_api.py check); the page compares
+// them with the expected outputs it fetched itself (<id>.grading.json) and
+// decides the verdict (compare.js), where learner code cannot reach. Nothing the
+// worker sends is trusted but the report that compare() validates.
+import { verdict as compare } from "./compare.js";
 import { button, liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
@@ -7,16 +14,45 @@ import { renderVerdict } from "./verdict.js";
 
 const KEYS_HELP = "Enter keeps the indent · Tab indents · Esc then Tab leaves the editor · Ctrl/⌘ + Enter checks";
 const publicData = new Map();
+const gradingData = new Map();
 
-async function exerciseData(id) {
-  if (!publicData.has(id)) {
-    const url = new URL(`${id}.json`, python().exercisesBase);
-    publicData.set(id, fetch(url).then((r) => {
+/** One fetch per exercise and file for the visit; a failed one is tried again next time. */
+function fetchOnce(cache, id, file) {
+  if (!cache.has(id)) {
+    const url = new URL(file, python().exercisesBase);
+    const promise = fetch(url).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.json();
-    }));
+    });
+    promise.catch(() => { if (cache.get(id) === promise) cache.delete(id); });
+    cache.set(id, promise);
   }
-  return publicData.get(id);
+  return cache.get(id);
+}
+
+/** Starter, hints, solution: shown on request only. */
+const exerciseData = (id) => fetchOnce(publicData, id, `${id}.json`);
+/** Cases, expected outputs, known mistakes' outputs: kept on the page, never sent to the worker. */
+const gradingFor = (id) => fetchOnce(gradingData, id, `${id}.grading.json`);
+
+/** A verdict of the page's own, for when a Check could not be made. */
+function problem(summary) {
+  return { status: "error", passed: false, headline: "Not yet", summary, tests: [], diagnosis: null,
+    stdout: "", stdout_truncated: false, error: null };
+}
+
+/** The first half of a Check in the worker, the second here. A stop or a timeout
+ * (python.js's stoppedVerdict) goes through compare() too, and comes out the same. */
+async function checkCode(rt, id, code, timeoutMs, onStart) {
+  let data;
+  try {
+    data = await gradingFor(id);
+  } catch (error) {
+    return problem(`The checks for this exercise could not be loaded (${error.message}). Your code is kept; try again.`);
+  }
+  const inputs = data.cases.map((c) => c.input);
+  const report = await rt.call("check", [data.probe, inputs, code, timeoutMs / 1000], { timeoutMs, onStart });
+  return compare(data, report);
 }
 
 export async function mountExercise(root, { level, createEditor }) {
@@ -83,6 +119,13 @@ export async function mountExercise(root, { level, createEditor }) {
   performance.mark("course:editor-ready");
 
   const rt = python();
+  // The grading data is small: fetch it once the page is idle, or as soon as the
+  // learner comes near, so a Check does not wait for it.
+  const prefetch = () => { gradingFor(exercise).catch(() => {}); };
+  root.addEventListener("focusin", prefetch, { once: true });
+  root.addEventListener("pointerenter", prefetch, { once: true });
+  if ("requestIdleCallback" in globalThis) requestIdleCallback(prefetch, { timeout: 3000 });
+  else setTimeout(prefetch, 500);
   const showState = () => {
     const waiting = rt.state !== "ready";
     loading.textContent = rt.state === "failed" ? rt.progress : waiting ? `${rt.progress || "Loading Python…"} You can type already.` : "";
@@ -106,17 +149,17 @@ export async function mountExercise(root, { level, createEditor }) {
     performance.mark(`course:${mode}-start`);
     try {
       const verdict = mode === "check"
-        ? await rt.call("check", [exercise, code], { timeoutMs, onStart })
+        ? await checkCode(rt, exercise, code, timeoutMs, onStart)
         : await rt.call("run", [code, timeoutMs / 1000 * 2], { timeoutMs: timeoutMs * 2, onStart });
       renderVerdict(result, verdict, { mode });
       performance.measure(`course:${mode}`, `course:${mode}-start`);
       if (mode === "check") {
         const item = progress.item(level, slot);
-        if (verdict.passed && !item.solved) progress.update(level, slot, { solved: true });
-        root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed } }));
+        if (verdict.passed === true && !item.solved) progress.update(level, slot, { solved: true });
+        root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed === true } }));
       }
     } catch (error) {
-      renderVerdict(result, { passed: false, summary: `Something went wrong while running your code: ${error.message}. Your code is kept.`, tests: [] });
+      renderVerdict(result, problem(`Something went wrong while running your code: ${error.message}. Your code is kept.`));
     } finally {
       busy = false;
       stop.hidden = true;

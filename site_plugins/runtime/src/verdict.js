@@ -1,4 +1,10 @@
-// Render a grader verdict as text (never as HTML: learner output is untrusted).
+// Render a verdict (compare.js) or a Run report as text: never as HTML, since
+// learner output, error messages and even case values may be anything.
+//
+//   headline — summary
+//   Known mistake: <message>          when the outputs are exactly a known mistake's
+//   ✓ / ✗ each check, with its counterexample
+//   the error's traceback, then what the code printed
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -7,30 +13,63 @@ function el(tag, className, text) {
   return node;
 }
 
-export function renderVerdict(region, verdict, { mode = "check" } = {}) {
-  region.replaceChildren();
-  const passed = verdict.passed;
-  const headline = mode === "run" ? (verdict.status === "ok" ? "Ran" : "Not yet") : (passed ? "Passed" : "Not yet");
-  region.dataset.state = mode === "run" ? (verdict.status === "ok" ? "ran" : "failed") : (passed ? "passed" : "failed");
+const str = (x) => (typeof x === "string" ? x : "");
+
+function headline(region, strong, summary) {
   const head = el("p", "course-result__headline");
-  head.append(el("strong", "", headline), document.createTextNode(verdict.summary ? ` — ${verdict.summary}` : ""));
+  head.append(el("strong", "", strong), document.createTextNode(summary ? ` — ${summary}` : ""));
   region.append(head);
-  if (verdict.tests && verdict.tests.length) {
-    const list = el("ul", "course-result__tests");
-    for (const test of verdict.tests) {
-      const item = el("li", test.passed ? "is-pass" : "is-fail");
-      item.append(el("span", "course-result__mark", test.passed ? "✓ " : "✗ "));
-      item.append(el("span", "", test.name));
-      if (test.message) item.append(el("span", "course-result__message", test.message));
-      list.append(item);
-    }
-    region.append(list);
+}
+
+function diagnosis(region, found) {
+  const box = el("div", "course-result__diagnosis");
+  const text = el("p", "");
+  text.append(el("strong", "", "Known mistake: "), document.createTextNode(str(found.message)));
+  box.append(text);
+  region.append(box);
+}
+
+function tests(region, list) {
+  const ul = el("ul", "course-result__tests");
+  ul.setAttribute("aria-label", "Checks");
+  for (const test of list) {
+    const item = el("li", test.passed ? "is-pass" : "is-fail");
+    item.append(el("span", "course-result__mark", test.passed ? "✓ " : "✗ "));
+    item.append(el("span", "course-result__name", str(test.name)));
+    if (test.message) item.append(el("span", "course-result__message", str(test.message)));
+    ul.append(item);
   }
-  if (verdict.error && verdict.error.traceback) region.append(el("pre", "course-result__error", verdict.error.traceback));
-  if (verdict.stdout) {
+  region.append(ul);
+}
+
+function output(region, verdict) {
+  const error = verdict.error;
+  if (error && typeof error === "object" && error.traceback) {
+    region.append(el("pre", "course-result__error", str(error.traceback)));
+  }
+  const stdout = str(verdict.stdout);
+  if (stdout) {
     const out = el("div", "course-result__output");
     out.append(el("p", "course-result__label", "Output"));
-    out.append(el("pre", "", verdict.stdout + (verdict.stdout_truncated ? "\n[output truncated: only the first 20,000 characters are shown]" : "")));
+    out.append(el("pre", "", stdout + (verdict.stdout_truncated === true
+      ? "\n[output truncated: only the first 20,000 characters are shown]" : "")));
     region.append(out);
   }
+}
+
+export function renderVerdict(region, verdict, { mode = "check" } = {}) {
+  region.replaceChildren();
+  if (mode === "run") {
+    const ran = verdict.status === "ok";
+    region.dataset.state = ran ? "ran" : "failed";
+    headline(region, ran ? "Ran" : "Not yet", str(verdict.summary));
+    output(region, verdict);
+    return;
+  }
+  const passed = verdict.passed === true;
+  region.dataset.state = passed ? "passed" : "failed";
+  headline(region, str(verdict.headline) || (passed ? "Passed" : "Not yet"), str(verdict.summary));
+  if (verdict.diagnosis) diagnosis(region, verdict.diagnosis);
+  if (Array.isArray(verdict.tests) && verdict.tests.length) tests(region, verdict.tests);
+  output(region, verdict);
 }
