@@ -1,0 +1,153 @@
+"""The instructor's command line, `python -m grader`, and the exercise-folder format.
+
+`grade` runs the learner's file in a child process and decides the verdict in
+the parent, so nothing the file does can make the command exit 0 on a wrong
+answer: the attacks below are the ones that used to work.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.catalog import ExerciseError, fill_blanks, load, load_exercise
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def grade_text(tmp_path, code, exercise="mul-backward", *flags):
+    path = tmp_path / "answer.py"
+    path.write_text(code)
+    return cli("grade", exercise, str(path), *flags)
+
+
+def test_grade_exit_codes_and_json(tmp_path):
+    ok = cli("grade", "mul-backward", str(ROOT / "exercises/mul-backward/solution.py"), "--json")
+    assert ok.returncode == 0, ok.stderr
+    verdict = json.loads(ok.stdout)
+    assert verdict["passed"] and verdict["headline"] == "Passed"
+    assert all(t["passed"] for t in verdict["tests"]) and len(verdict["tests"]) >= 4
+
+    mistake = load("mul-backward").mistakes[0]
+    bad = grade_text(tmp_path, mistake.code)
+    assert bad.returncode == 1
+    assert bad.stdout.startswith("Not yet") and "[FAIL]" in bad.stdout
+    assert mistake.message in bad.stdout  # the diagnosis names the mistake
+
+
+def test_prove_and_list():
+    result = cli("prove")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "12 exercises proved, 0 problems" in result.stdout
+    listed = cli("list")
+    assert listed.returncode == 0 and "mul-backward" in listed.stdout
+
+
+def test_a_mistake_can_be_written_out_as_a_whole_file(tmp_path):
+    exercise = load("mul-backward")
+    out = cli("mistake", "mul-backward", exercise.mistakes[0].name)
+    assert out.returncode == 0 and out.stdout == exercise.mistakes[0].code
+    missing = cli("mistake", "mul-backward", "no-such-mistake")
+    assert missing.returncode == 2 and "has no mistake" in missing.stderr
+
+
+def test_unknown_exercise_and_unreadable_file_are_clear_errors(tmp_path):
+    result = cli("grade", "no-such-thing", str(tmp_path / "x.py"))
+    assert result.returncode == 2 and "unknown exercise 'no-such-thing'" in result.stderr
+    result = cli("grade", "mul-backward", str(tmp_path / "missing.py"))
+    assert result.returncode == 2 and "cannot read" in result.stderr
+
+
+def test_the_cli_says_when_its_python_is_older_than_the_browsers():
+    result = cli("list")
+    if sys.version_info < (3, 14):
+        assert "the browser runs Python 3.14" in result.stderr
+    else:
+        assert "browser runs" not in result.stderr
+
+
+WRONG = fill_blanks(load("mul-backward").starter, ["self.data * out.grad"])
+RIGHT_OUTPUT_FAKE = ('{"status": "ran", "outputs": [], "summary": "", "stdout": "", '
+                     '"stdout_truncated": false, "error": null}')
+
+CLI_ATTACKS = {
+    "exits 0 at once": "import os\nos._exit(0)\n",
+    "exits 0 after the demo": WRONG + "\nimport os\nos._exit(0)\n",
+    "atexit prints a passing verdict": ("import atexit\natexit.register(lambda: print("
+                                        "'{\"status\": \"passed\", \"passed\": true}'))\n" + WRONG),
+    "prints a fake report": f"print({RIGHT_OUTPUT_FAKE!r})\n" + WRONG,
+    "writes a fake report to the real stdout and exits": (
+        WRONG + f"\nimport os\nos.write(1, ({RIGHT_OUTPUT_FAKE!r} + '\\n').encode())\nos._exit(0)\n"),
+    "raises SystemExit(0)": WRONG + "\nraise SystemExit(0)\n",
+    "patches the child's collect": ("import grader.execute as e\n"
+                                    "e.collect = lambda *a: {'status': 'ran', 'outputs': []}\n" + WRONG),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLI_ATTACKS))
+def test_learner_code_cannot_make_the_cli_pass(tmp_path, name):
+    result = grade_text(tmp_path, CLI_ATTACKS[name], "mul-backward", "--json")
+    assert result.returncode == 1, (name, result.stdout[-500:], result.stderr[-500:])
+    assert json.loads(result.stdout)["passed"] is False
+
+
+@pytest.mark.parametrize("disarm", [
+    "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n",
+    "import threading\nthreading.main_thread = lambda: None\n",
+    "import signal\nsignal.setitimer = lambda *a: None\n",
+])
+def test_the_time_limit_holds_even_when_the_child_disarms_its_own(tmp_path, disarm):
+    result = grade_text(tmp_path, disarm + "while True:\n    pass\n", "mul-backward", "--json")
+    assert result.returncode == 1
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "timeout" and "too long" in verdict["summary"]
+
+
+def test_a_message_that_cannot_be_read_is_reported_not_a_crash(tmp_path):
+    code = "class E(Exception):\n    def __str__(self):\n        raise ValueError\nraise E()\n"
+    result = grade_text(tmp_path, code, "mul-backward", "--json")
+    assert result.returncode == 1
+    assert "could not be read" in json.loads(result.stdout)["error"]["message"]
+    huge = grade_text(tmp_path, "raise ValueError('x' * 50_000_000)\n", "mul-backward", "--json")
+    assert huge.returncode == 1 and len(huge.stdout) < 10_000
+
+
+def _write_exercise(folder, toml):
+    folder.mkdir()
+    (folder / "exercise.toml").write_text(toml)
+    (folder / "starter.py").write_text("x = ____\n")
+    (folder / "solution.py").write_text("x = 1\n")
+
+
+BASE = 'title = "T"\nlevel = "l"\n[grading]\nprobe = "call"\nfunction = "gradients"\n'
+
+
+@pytest.mark.parametrize("toml,words", [
+    ('title = "T"\n', "'level' must be a non-empty string"),
+    ('title = "T"\nlevel = "l"\nhints = "one"\n[grading]\nprobe = "value"\n', "'hints' must be a list"),
+    ('title = "T"\nlevel = "l"\ntimeout = 3\n', "unknown keys ['timeout']"),
+    ('title = "T\nlevel = "l"\n', "not valid TOML"),
+    ('title = "T"\nlevel = "l"\n', "[grading] needs a probe"),
+    (BASE + '[[mistakes]]\nname = "m"\n', "needs a 'name'"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\n', "exactly one of fill, edit or file"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "2 fillings for 1 blanks"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nedit = [["y = 2", "y = 3"]]\n', "occurs 0 times"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfile = "gone.py"\n', "missing gone.py"),
+])
+def test_malformed_metadata_is_reported(tmp_path, toml, words):
+    _write_exercise(tmp_path / "broken", toml)
+    with pytest.raises(ExerciseError) as error:
+        load_exercise(tmp_path / "broken")
+    assert words in str(error.value)
+
+
+def test_fillings_indent_continuation_lines_to_the_blank():
+    starter = "def f():\n    ____\n"
+    assert fill_blanks(starter, ["a = 1\nreturn a"]) == "def f():\n    a = 1\n    return a\n"
