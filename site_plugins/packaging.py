@@ -9,7 +9,7 @@ import io
 import zipfile
 
 WORKER_SIDE = ("__init__.py", "execute.py", "probes.py", "sandbox.py", "text.py", "facts.py",
-               "facts.json", "worker_api.py")
+               "facts.json", "worker_api.py", "guard.py")
 
 
 def _add(archive, data, arcname):

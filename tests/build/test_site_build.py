@@ -39,16 +39,36 @@ def test_the_site_is_self_contained(site):
     assert "fonts.googleapis" not in html and "cdn.jsdelivr" not in html and "unpkg" not in html
 
 
-def test_the_zip_carries_engine_grader_and_tests_but_no_solutions(site):
+def test_the_zip_carries_no_answer(site):
+    """The worker gets the engine and the half of the grader that runs code and
+    reports outputs: no solution, no mistake, no expected output, no comparison."""
     (zip_path,) = (site / "assets/course").glob("course.*.zip")
-    names = zipfile.ZipFile(zip_path).namelist()
-    assert "engine/engine.py" in names and "exercises/grader.py" in names
-    assert "exercises/mul-backward/tests.py" in names
-    assert not [n for n in names if n.endswith("solution.py") or "/mistakes/" in n]
+    archive = zipfile.ZipFile(zip_path)
+    names = archive.namelist()
+    assert {"engine/engine.py", "grader/probes.py", "grader/guard.py", "grader/execute.py",
+            "grader/worker_api.py", "grader/sandbox.py"} <= set(names)
+    assert not [n for n in names if n.startswith("exercises/") or n.endswith(("compare.py", "cases.py", "catalog.py"))]
+    text = b"".join(archive.read(n) for n in names).decode()
+    (data_file,) = (site / "assets/course").glob("exercises.*/mul-backward.grading.json")
+    expected = [x for case in json.loads(data_file.read_text())["cases"] for x in case["expected"]]
+    assert not [x for x in expected if len(repr(x)) >= 6 and repr(x) in text]
+
+
+def test_grading_data_stays_on_the_page(site):
+    """Each exercise's grading data (cases, expected outputs, mistakes' signatures) is
+    a file for the page, and the worker is sent only the cases' inputs."""
+    from grader.cases import grading_data
+    from grader.catalog import load
+
+    (data_file,) = (site / "assets/course").glob("exercises.*/mul-backward.grading.json")
+    data = json.loads(data_file.read_text())
+    assert data == json.loads(json.dumps(grading_data(load("mul-backward"))))
+    assert data["cases"] and all("expected" in c and "input" in c for c in data["cases"])
+    assert {m["name"] for m in data["mistakes"]} == {m.name for m in load("mul-backward").mistakes}
 
 
 def test_exercises_show_their_starter_and_the_solution_only_on_request(site):
-    from exercises.catalog import load_all
+    from grader.catalog import load_all
 
     html = (site / "autograd/index.html").read_text()
     exercises = load_all()
