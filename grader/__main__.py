@@ -5,14 +5,19 @@
                                                   known mistake gets its own diagnosis
     python -m grader mutate [<id> ...]            every mutant of the learner-written lines dies
     python -m grader mistake <id> <name>          print a known mistake as a whole file
+    python -m grader new <id> --level <level>     start a new exercise from the template
     python -m grader list
+
+Every command takes --exercises DIR (default: the project's exercises/).
 """
 
 import argparse
 import json
+import shutil
 import sys
+from pathlib import Path
 
-from .catalog import ExerciseError, load, load_all
+from .catalog import ID_PATTERN, ROOT, ExerciseError, load, load_all
 from .facts import HEADLINE
 from .grading import grade
 from .proof import prove
@@ -36,12 +41,27 @@ def _print_verdict(verdict):
             print("[output truncated]")
 
 
-def _selected(ids):
-    return [load(i) for i in ids] if ids else list(load_all().values())
+def _selected(ids, root=ROOT):
+    return [load(i, root) for i in ids] if ids else list(load_all(root).values())
 
 
-def _prove(ids):
-    exercises = _selected(ids)
+def _new(exercise_id, level, title, root):
+    """Copy the template (a small function exercise that proves as it is) into a new folder."""
+    if not ID_PATTERN.match(exercise_id):
+        raise ExerciseError(f"{exercise_id!r}: use lowercase words joined by hyphens")
+    folder = Path(root) / exercise_id
+    if folder.exists():
+        raise ExerciseError(f"{folder} exists already")
+    shutil.copytree(Path(__file__).parent / "template", folder)
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace("TITLE", title or exercise_id.replace("-", " ").capitalize())
+                    .replace("LEVEL", level))
+    print(f"created {folder}: edit starter.py, solution.py and exercise.toml, then `make check`")
+    return 0
+
+
+def _prove(ids, root=ROOT):
+    exercises = _selected(ids, root)
     problems = 0
     for exercise in exercises:
         report = prove(exercise)
@@ -53,11 +73,11 @@ def _prove(ids):
     return 1 if problems else 0
 
 
-def _mutate(ids):
+def _mutate(ids, root=ROOT):
     from .mutate import mutation_report
 
     survivors = 0
-    for exercise in _selected(ids):
+    for exercise in _selected(ids, root):
         result = mutation_report(exercise)
         survivors += len(result["survivors"])
         print(f"{'ok  ' if not result['survivors'] else 'FAIL'} {exercise.id}: {result['killed']} of "
@@ -70,6 +90,7 @@ def _mutate(ids):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__.splitlines()[0])
+    parser.add_argument("--exercises", dest="root", default=str(ROOT), help="the folder of exercise folders")
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("grade", help="grade a file against an exercise's hidden cases")
     g.add_argument("exercise")
@@ -82,17 +103,22 @@ def main(argv=None):
     m.add_argument("exercise")
     m.add_argument("name")
     sub.add_parser("list", help="list the exercises")
+    n = sub.add_parser("new", help="start a new exercise from the template")
+    n.add_argument("exercise")
+    n.add_argument("--level", required=True)
+    n.add_argument("--title", default="")
     args = parser.parse_args(argv)
+    root = Path(args.root)
     note = python_version_note()
     if note:
         print(note, file=sys.stderr)
     try:
         if args.command == "list":
-            for ex in load_all().values():
+            for ex in load_all(root).values():
                 print(f"{ex.id:<20} {ex.level:<12} {ex.title}")
             return 0
         if args.command == "mistake":
-            exercise = load(args.exercise)
+            exercise = load(args.exercise, root)
             found = [m for m in exercise.mistakes if m.name == args.name]
             if not found:
                 print(f"error: {args.exercise} has no mistake {args.name!r}; it has "
@@ -101,7 +127,7 @@ def main(argv=None):
             print(found[0].code, end="")
             return 0
         if args.command == "grade":
-            exercise = load(args.exercise)
+            exercise = load(args.exercise, root)
             try:
                 with open(args.file, encoding="utf-8") as f:
                     code = f.read()
@@ -114,9 +140,11 @@ def main(argv=None):
             else:
                 _print_verdict(verdict)
             return 0 if verdict["passed"] and verdict["headline"] == HEADLINE["passed"] else 1
+        if args.command == "new":
+            return _new(args.exercise, args.level, args.title, root)
         if args.command == "prove":
-            return _prove(args.exercises)
-        return _mutate(args.exercises)
+            return _prove(args.exercises, root)
+        return _mutate(args.exercises, root)
     except ExerciseError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

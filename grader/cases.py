@@ -280,6 +280,23 @@ def sgd_cases(grading, rng):
     return groups, cases
 
 
+def function_cases(grading, rng):
+    """Any function of numbers: `arity` random arguments in ±[low, high] (default
+    0.3 to 3), 12 points, plus the points listed in `points` (checked first)."""
+    function, arity = grading["function"], int(grading.get("arity", 1))
+    low, high = grading.get("low", 0.3), grading.get("high", 3.0)
+    labels = [f"{function}(…)"]
+    groups = [{"name": f"{function} at the page's points"}, {"name": f"{function} at random points"}]
+    cases = [{"group": 0, **_call_case(function, list(p), labels)} for p in grading.get("points", [])]
+    cases += [{"group": 1, **_call_case(function, [_leaf_value(rng, low, high) for _ in range(arity)], labels)}
+              for _ in range(12)]
+    if not cases or cases[0]["group"] != 0:
+        groups = groups[1:]
+        for case in cases:
+            case["group"] = 0
+    return groups, cases
+
+
 GENERATORS = {"value": value_cases, ("call", "gradients"): chain_by_hand_cases,
               ("call", "slope"): slope_cases, "sgd": sgd_cases}
 
@@ -287,7 +304,8 @@ GENERATORS = {"value": value_cases, ("call", "gradients"): chain_by_hand_cases,
 def make_cases(exercise):
     grading = exercise.grading
     key = grading["probe"] if grading["probe"] != "call" else ("call", grading["function"])
-    return GENERATORS[key](grading, random.Random(grading.get("seed", 1)))
+    generate = GENERATORS.get(key, function_cases if grading["probe"] == "call" else None)
+    return generate(grading, random.Random(grading.get("seed", 1)))
 
 
 def signature(report):
