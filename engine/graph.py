@@ -1,7 +1,9 @@
 """Turn the graph behind a `Value` into plain data for the browser's graph views.
 
 The result is JSON-ready: nodes in topological order (each after its inputs)
-with id, label, op, data and grad, and edges from input to output.
+with id, label, op, data and grad, and edges from input to output, each with
+its local factor (∂ output / ∂ input), computed by the node's own backward rule,
+so the page never re-derives a rule.
 """
 
 
@@ -19,10 +21,27 @@ def to_graph(root, labels=None):
         for node in order
     ]
     edges = [
-        {"source": ids[child], "target": ids[node]}
-        for node in order for child in node._children
+        {"source": ids[child], "target": ids[node], "factor": factor}
+        for node in order for child, factor in zip(node._children, local_factors(node))
     ]
     return {"nodes": nodes, "edges": edges}
+
+
+def local_factors(node):
+    """∂node/∂child for each of the node's inputs, by running its rule once with
+    node.grad = 1 on zeroed inputs (every grad is put back afterwards). An input
+    used twice (a * a) splits its total evenly between its two edges."""
+    children = node._children
+    saved = [child.grad for child in children], node.grad
+    for child in children:
+        child.grad = 0.0
+    node.grad = 1.0
+    node._backward()
+    totals = [child.grad for child in children]
+    for child, grad in zip(children, saved[0]):
+        child.grad = grad
+    node.grad = saved[1]
+    return [total / sum(1 for c in children if c is child) for child, total in zip(children, totals)]
 
 
 def backward_steps(root, labels=None):

@@ -161,3 +161,26 @@ def test_mlp_matches_torch_model_with_same_weights():
             for k, w in enumerate(n.w):
                 assert abs(w.grad - lin.weight.grad[j, k].item()) < 1e-8
             assert abs(n.b.grad - lin.bias.grad[j].item()) < 1e-8
+
+
+def test_graph_edges_carry_the_engines_local_factors():
+    """The graph views draw each edge's factor from the engine's own rule."""
+    from engine.gradcheck import finite_difference
+    from engine.graph import to_graph
+
+    a, b = Value(1.5), Value(-0.7)
+    for build in (lambda x, y: x * y, lambda x, y: x + y, lambda x, y: x / y, lambda x, y: (x * y).tanh(),
+                  lambda x, y: x * x, lambda x, y: (x - y).exp(), lambda x, y: x ** 3):
+        out = build(a, b)
+        graph = to_graph(out)
+        root = graph["nodes"][-1]["id"]
+        for edge in (e for e in graph["edges"] if e["target"] == root):
+            node_of = {n["id"]: n for n in graph["nodes"]}
+            child = node_of[edge["source"]]
+            if child["op"]:
+                continue  # an inner input: its factor is checked as the root of its own build
+            i = 0 if child["data"] == a.data else 1
+            uses = sum(1 for e in graph["edges"] if e["target"] == root and e["source"] == edge["source"])
+            numeric = finite_difference(lambda x, y: build(Value(x), Value(y)).data, [a.data, b.data], i)
+            assert abs(edge["factor"] * uses - numeric) < 1e-5, (edge, numeric)
+        assert out.grad == 0.0 and a.grad == 0.0 and b.grad == 0.0  # nothing left behind

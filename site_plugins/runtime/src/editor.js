@@ -10,8 +10,9 @@ import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/lang
 import { EditorSelection, EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
+import FACTS from "../../../grader/facts.json" with { type: "json" };
 
-const BLANK = /____/g;
+const BLANK = new RegExp(FACTS.blank.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g");
 
 /** Marks every ____ blank so learners see where to type. */
 const blankMarks = ViewPlugin.fromClass(class {

@@ -60,11 +60,9 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
     const a = pos(e.source), b = pos(e.target);
     const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
     figure.append(svg("line", { x1, y1, x2, y2, class: "course-lab__edge", "marker-end": `url(#${markerId})` }));
-    const target = graph.nodes[e.target];
-    if (grads && factors && (target.op === "*" || target.op === "+")) {
-      const other = lay.children[e.target].find((c) => c !== e.source);
-      const factor = target.op === "*" ? graph.nodes[other ?? e.source].data : 1;
-      figure.append(svg("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: "course-lab__factor", "text-anchor": "middle" }, `×${fmt(factor)}`));
+    if (grads && factors && typeof e.factor === "number") {
+      // the local factor comes from the engine's own rule (engine/graph.py)
+      figure.append(svg("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: "course-lab__factor", "text-anchor": "middle" }, `×${fmt(e.factor)}`));
     }
   }
   for (const n of graph.nodes) {
