@@ -4,8 +4,19 @@ import re
 
 from playwright.sync_api import expect
 
+from grader import catalog
+from grader.grading import data_for
+
 from .helpers import (SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, check, exercise, fill_blanks,
-                      open_level)
+                      open_level, replace_code)
+
+
+def groups(exercise_id):
+    return len(data_for(catalog.load(exercise_id))["groups"])
+
+
+def mistake(exercise_id, name):
+    return next(m for m in catalog.load(exercise_id).mistakes if m.name == name)
 
 
 def test_right_answer_passes_and_code_survives_reload(page, site):
@@ -15,7 +26,11 @@ def test_right_answer_passes_and_code_survives_reload(page, site):
     result = check(ex)
     expect(result).to_have_attribute("data-state", "passed")
     expect(result).to_contain_text("Passed")
-    expect(result.locator("li.is-pass")).to_have_count(5)
+    n = groups("sub-backward")
+    expect(result.locator(".course-result__headline")).to_contain_text(f"All {n} checks pass")
+    expect(result.locator("li.is-pass")).to_have_count(n)
+    expect(result.locator("li.is-fail")).to_have_count(0)
+    expect(result.locator(".course-result__diagnosis")).to_have_count(0)
     page.reload()
     ex = exercise(page, "quiz-sub-backward")
     # CodeMirror draws only the lines near the viewport: put the editor's top at the window's top
@@ -29,8 +44,68 @@ def test_known_mistake_shows_its_message(page, site):
     ex = exercise(page, "quiz-backward-tail")
     fill_blanks(page, ex, TAIL_FORWARD)
     result = check(ex)
+    expect(result).to_have_attribute("data-state", "failed")
     expect(result).to_contain_text("Not yet")
-    expect(result).to_contain_text("a node ran before its gradient was complete")
+    expect(result.locator(".course-result__diagnosis")).to_contain_text(
+        "Known mistake: " + mistake("backward-tail", "forward-order").message)
+    expect(result.locator("li.is-fail").first).to_contain_text(re.compile(r"should be .*, but it is .*\(case \d+, seed"))
+
+
+def test_wrong_answer_shows_a_counterexample(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, "self.grad += out.grad", "other.grad += 2 * out.grad")  # no known mistake
+    result = check(ex)
+    expect(result).to_have_attribute("data-state", "failed")
+    expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
+    expect(result.locator(".course-result__diagnosis")).to_have_count(0)
+    failing = result.locator("li.is-fail .course-result__message").first
+    expect(failing).to_contain_text(re.compile(r"b\.grad should be \S+, but it is \S+\. \(case \d+, seed \d+\)"))
+
+
+def _forge(page, report):
+    """From now on the worker's check "returns" `report` (what learner code that
+    owned the worker could send back); every other call goes through."""
+    page.evaluate("""report => {
+        const rt = window.__coursePython;
+        const call = rt.call.bind(rt);
+        rt.call = (fn, args, options) => fn === "check" ? Promise.resolve(structuredClone(report)) : call(fn, args, options);
+    }""", report)
+
+
+def test_a_forged_worker_report_cannot_pass(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, *SUB_ANSWER)
+    data = data_for(catalog.load("sub-backward"))
+    forged_verdict = {"status": "passed", "passed": True, "headline": "Passed", "summary": "All checks pass.",
+                      "tests": [{"name": "forged", "passed": True, "message": ""}], "diagnosis": None,
+                      "stdout": "", "stdout_truncated": False, "error": None}
+    wrong_numbers = {"status": "ran", "summary": "", "stdout": "", "stdout_truncated": False, "error": None,
+                     "outputs": [[x + 1.0 for x in c["expected"]] for c in data["cases"]]}
+    for report, says in ((forged_verdict, "something unreadable"), ({"status": "ran", "passed": True}, "something unreadable"),
+                         (wrong_numbers, f"0 of {len(data['groups'])} checks pass")):
+        _forge(page, report)
+        result = check(ex)
+        expect(result).to_have_attribute("data-state", "failed")
+        expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
+        expect(result).to_contain_text(says)
+        page.evaluate("delete window.__coursePython.call")  # the prototype's again
+    # the worker's report read honestly: the same code passes
+    expect(check(ex)).to_have_attribute("data-state", "passed")
+
+
+def test_learner_code_that_patches_the_grader_cannot_pass(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    n = len(data_for(catalog.load("sub-backward"))["cases"])
+    replace_code(page, ex, "print('Passed: all checks pass')\n"
+                 "import grader.probes as probes\n"
+                 f"probes.run_cases = lambda *args: [[1.0, 1.0]] * {n}\n")
+    result = check(ex)
+    expect(result).to_have_attribute("data-state", "failed")
+    expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
+    expect(result.locator(".course-result__output")).to_contain_text("Passed: all checks pass")
 
 
 def test_ctrl_enter_checks_and_blank_is_reported(page, site):
