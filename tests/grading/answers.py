@@ -19,6 +19,11 @@ RIGHT = [
     ("backward-tail", ["self.grad = 1\nfor node in topo[::-1]:\n    node._backward()"], "a slice"),
     ("backward-tail", ["self.grad = 1.0\nwhile topo:\n    topo.pop()._backward()"], "pop from the end"),
     ("backward-tail", ["self.grad = 1.0\nfor v in reversed(topo):\n    if v._children:\n        v._backward()"], "skips leaves"),
+    ("backward-tail", ["self.grad = 1.0\nwaiting = {}\nfor v in topo:\n    for c in v._children:\n"
+                       "        waiting[c] = waiting.get(c, 0) + 1\nready = [self]\nwhile ready:\n"
+                       "    v = ready.pop()\n    v._backward()\n    for c in v._children:\n"
+                       "        waiting[c] -= 1\n        if waiting[c] == 0:\n            ready.append(c)"],
+     "Kahn's algorithm from the output: another valid reverse topological order"),
     ("central-difference", ["(f(x + h) - f(x - h)) / 2 / h"], "divides twice"),
     ("chain-by-hand", ["dL_dd * 1", "dL_dd", "dL_de * b", "a * dL_de"], "reordered"),
     ("sgd-step", ["p.grad = 0", "p.data += -lr * p.grad"], "adds the negative step"),

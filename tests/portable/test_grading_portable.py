@@ -312,3 +312,13 @@ def test_learner_code_finds_no_path_to_javascript():
         assert int(report["stdout"].split("scanned ")[1].split()[0]) > 10_000
         blocked = worker_api.run("import js\n")
         assert blocked["status"] == "error" and "not available" in blocked["error"]["message"]
+
+
+def test_every_invalid_visiting_order_fails_backward_tail():
+    """Walks in a random order (a fresh shuffle on every backward()) are not valid
+    reverse topological orders on some case with a reused inner node: each fails."""
+    exercise = load("backward-tail")
+    for seed in range(8):
+        walk = (f"import random\norder = list(reversed(topo))\nrandom.Random({seed} + len(topo)).shuffle(order)\n"
+                "self.grad = 1.0\nfor v in order:\n    v._backward()")
+        assert not grade(exercise, fill_blanks(exercise.starter, [walk]))["passed"], seed
