@@ -104,6 +104,8 @@ def _targets(tree, lines):
             continue
         if isinstance(node, COMPOUND):
             span = range(node.lineno, _header_end(node) + 1)
+        elif hasattr(node, "body"):
+            continue    # try, match, async blocks: the statements inside them are targets
         else:
             span = range(node.lineno, node.end_lineno + 1)
         if region.intersection(span):
@@ -370,9 +372,17 @@ def _without_demo(code):
     except SyntaxError:
         return None
     keep = [s for s in tree.body
-            if not isinstance(s, (ast.Expr, ast.For, ast.While, ast.If, ast.With))
-            and not (isinstance(s, ast.Assign) and any(isinstance(n, ast.Call) for n in ast.walk(s.value)))]
+            if isinstance(s, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            or (isinstance(s, ast.Assign) and _literal(s.value))]
     return ast.unparse(ast.Module(keep, []))
+
+
+def _literal(node):
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _passes(exercise, data, task, code):

@@ -102,3 +102,16 @@ def test_a_listing_that_matches_a_killed_mutant_is_stale():
     wrong = {"after": "self.grad += other.grad * out.grad", "reason": "not really"}
     result = mutation_report(dataclasses.replace(exercise, equivalent=(wrong,)))
     assert result["stale"] == [wrong] and not result["survivors"]
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_solution_passes_without_its_demo(exercise_id):
+    """Mutants are first run without the file's top-level demo (fast); a solution
+    that needs its demo would send every mutant down the slow path."""
+    from grader.cases import worker_inputs
+    from grader.grading import data_for
+    from grader.mutate import _passes, _without_demo
+
+    exercise = load(exercise_id)
+    data = data_for(exercise)
+    assert _passes(exercise, data, worker_inputs(data), _without_demo(exercise.solution))
