@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from grader import catalog
+from grader.grading import grade
+
 from .conftest import wait_for_python
 from .helpers import answer, check, exercise, replace_code
 
@@ -31,7 +34,10 @@ def _file(exercise_id, name):
 
 
 def _first_mistake(exercise_id):
-    return sorted((EXERCISES / exercise_id / "mistakes").glob("*.py"))[0].read_text()
+    """The exercise's first known mistake, as code, and what the CLI's verdict on it says."""
+    exercise = catalog.load(exercise_id)
+    code = exercise.mistakes[0].code
+    return code, grade(exercise, code, isolated=False)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -45,8 +51,14 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
             expect(answer(page, qid, right)).to_contain_text("Right")
         else:
             ex = exercise(page, step[1])
-            replace_code(page, ex, _first_mistake(step[1]))
-            expect(check(ex)).to_contain_text("Not yet")
+            code, cli = _first_mistake(step[1])
+            assert cli["diagnosis"], f"{step[1]}: its first known mistake is not diagnosed"
+            replace_code(page, ex, code)
+            result = check(ex)
+            expect(result).to_have_attribute("data-state", "failed")
+            expect(result.locator(".course-result__headline")).to_contain_text(f"Not yet — {cli['summary']}")
+            expect(result.locator(".course-result__diagnosis")).to_have_text(
+                "Known mistake: " + cli["diagnosis"]["message"])
             replace_code(page, ex, _file(step[1], "solution.py"))
             expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
