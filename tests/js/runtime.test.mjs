@@ -33,3 +33,23 @@ test("the inline draft restore reads progress.js's key and schema", async () => 
   assert.ok(inline.includes(`localStorage.getItem("${STORAGE_KEY}")`));
   assert.ok(inline.includes(`saved.version !== ${SCHEMA_VERSION}`));
 });
+
+test("a stop, a timeout or a crash comes out of compare() as python.js wrote it", async () => {
+  const { verdict } = await import("../../site_plugins/runtime/src/compare.js");
+  const { stoppedVerdict } = await import("../../site_plugins/runtime/src/python.js");
+  const data = { id: "x", probe: "value", seed: 1, tolerance: { rel: 1e-6, abs: 1e-6 }, groups: [], cases: [], mistakes: [] };
+  for (const reason of ["timeout", "stop", "crash"]) {
+    const stopped = stoppedVerdict(reason);
+    assert.deepEqual(verdict(data, stopped), { ...stopped, diagnosis: null }, reason);
+  }
+});
+
+test("a verdict sent by the worker is not a verdict on the page", async () => {
+  const { verdict } = await import("../../site_plugins/runtime/src/compare.js");
+  const data = { id: "x", probe: "call", seed: 1, tolerance: { rel: 1e-6, abs: 1e-6 }, groups: [{ name: "g" }],
+    cases: [{ group: 0, input: {}, text: "f(1)", labels: ["f"], expected: [2] }], mistakes: [] };
+  const forged = { status: "passed", passed: true, headline: "Passed", tests: [] };
+  assert.equal(verdict(data, forged).passed, false);
+  assert.equal(verdict(data, { status: "ran", outputs: [[3]] }).tests[0].message, "f(1): f should be 2, but it is 3. (case 1, seed 1)");
+  assert.equal(verdict(data, { status: "ran", outputs: [[2.0000001]] }).passed, true);
+});
