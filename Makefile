@@ -7,12 +7,13 @@ PY := $(VENV)/bin/python
 BUNDLE := site_plugins/runtime/dist/.built
 RUNTIME_SOURCES := $(shell find site_plugins/runtime/src -type f 2>/dev/null) site_plugins/runtime/build.mjs
 
-.PHONY: help setup serve build test test-fast check bench bench-site chromium clean
+.PHONY: help setup serve build test test-fast check lint bench bench-site chromium clean
 
 help:
 	@echo "make serve   set up and serve the course at http://127.0.0.1:8000"
 	@echo "make test    set up (chromium included) and run every test"
-	@echo "make check   prove every exercise: solution passes, starter and mistakes fail"
+	@echo "make check   prove every exercise and kill every mutant of its learner-written lines"
+	@echo "make lint    ruff (Python) and Biome (JS)"
 	@echo "make build   build the static site into site/"
 	@echo "make bench   engine benchmarks against micrograd"
 	@echo "make bench-site  load and check timings of the built site in Chromium"
@@ -44,6 +45,10 @@ build: setup
 
 check: $(VENV)/.installed
 	$(PY) -m grader prove && $(PY) -m grader mutate
+
+lint: $(VENV)/.installed node_modules/.installed
+	$(PY) -m ruff check .
+	npx --no-install biome lint
 
 test: setup chromium
 	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest

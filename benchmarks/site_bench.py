@@ -142,7 +142,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         viewport = editor_viewport(browser, url + "/autograd/")
-        for run in range(RUNS):
+        for _ in range(RUNS):
             # bare page, cold then warm. Persistent contexts have a real disk cache
             # (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm).
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,

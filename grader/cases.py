@@ -87,7 +87,7 @@ def _sound(case):
     comes near zero: the case tests the rule, not floating point."""
     try:
         leaves, nodes = probes._build(ReferenceValue, case)
-        for (op, *args), node in zip(case["nodes"], nodes[len(leaves):]):
+        for op, *args in case["nodes"]:
             if op == "div" and abs(nodes[args[1]].data) < 0.1:
                 return False
             if op == "relu" and abs(nodes[args[0]].data) < 1e-6:
@@ -240,7 +240,8 @@ def chain_by_hand_cases(grading, rng):
     cases = [{"group": 0, **_call_case("gradients", [2.0, -3.0, 10.0], names)}]
     cases += [{"group": 1, **_call_case("gradients", [_leaf_value(rng, 0.3, 3) for _ in range(3)], names)}
               for _ in range(10)]
-    cases += [{"group": 2, **_call_case("gradients", [_near_zero(rng, True), _leaf_value(rng), _leaf_value(rng)], names)}
+    cases += [{"group": 2, **_call_case("gradients", [_near_zero(rng, True), _leaf_value(rng), _leaf_value(rng)],
+                                        names)}
               for _ in range(4)]
     return groups, cases
 
@@ -276,7 +277,8 @@ def sgd_cases(grading, rng):
             labels.append(f"the loss train_step returned on step {step}")
             labels += [f"parameter {i + 1} after step {step}" for i in range(17)]
         cases.append({"group": group, "input": case, "labels": labels,
-                      "text": f"model = MLP(2, [4, 1], seed={model_seed}); {steps} × train_step(model, xs, ys, lr={lr})"})
+                      "text": f"model = MLP(2, [4, 1], seed={model_seed}); "
+                              f"{steps} × train_step(model, xs, ys, lr={lr})"})
     return groups, cases
 
 

@@ -18,9 +18,9 @@ A report is a plain dict (JSON-ready):
 
 import io
 import signal
-import tokenize
 import sys
 import threading
+import tokenize
 
 from . import probes
 from .facts import BLANK

@@ -1,7 +1,7 @@
 """Grade one piece of code against one exercise, the CLI's way: the code runs in
 a child process (`grader.isolated`), the verdict is decided here."""
 
-from functools import lru_cache
+from functools import cache
 
 from . import catalog
 from .cases import grading_data, worker_inputs
@@ -10,7 +10,7 @@ from .execute import collect
 from .isolated import collect_isolated
 
 
-@lru_cache(maxsize=None)
+@cache
 def _data(exercise_id, folder):
     return grading_data(catalog.load_exercise(folder))
 

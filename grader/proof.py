@@ -33,7 +33,8 @@ def prove(exercise):
         named = (result["diagnosis"] or {}).get("mistake")
         if named != mistake["name"]:
             problems.append(f"mistake {mistake['name']!r} is diagnosed as {named!r}")
-        others = [m["name"] for m in data["mistakes"] if m is not mistake and matches(mistake["outputs"], m, data["tolerance"])]
+        others = [m["name"] for m in data["mistakes"]
+                  if m is not mistake and matches(mistake["outputs"], m, data["tolerance"])]
         if others:
             problems.append(f"mistake {mistake['name']!r} computes the same numbers as {others}: "
                             "make the cases tell them apart, or merge them")

@@ -10,13 +10,13 @@ unhide(), and drops its own network and storage powers once Python is up
 """
 
 import json
-import sys
 
 from engine import labs
 from engine.expressions import ExpressionError, expression_graph, variables
 from engine.training import Run
 
 from . import execute
+
 
 def check(probe, inputs, code, timeout_seconds=10.0):
     """The learner's outputs on the cases (grader.execute.collect); no verdict."""

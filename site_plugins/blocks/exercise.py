@@ -3,7 +3,6 @@
 import xml.etree.ElementTree as etree
 
 from markdown.util import AtomicString
-
 from pymdownx.blocks.block import Block, type_string
 
 from .errors import CourseBlockError

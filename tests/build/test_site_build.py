@@ -1,12 +1,12 @@
 """`mkdocs build` output, and the build failing clearly on authoring mistakes."""
 
 import json
-import re
-from html import unescape
 import os
+import re
 import subprocess
 import sys
 import zipfile
+from html import unescape
 from pathlib import Path
 
 import pytest

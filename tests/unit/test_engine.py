@@ -181,6 +181,6 @@ def test_graph_edges_carry_the_engines_local_factors():
                 continue  # an inner input: its factor is checked as the root of its own build
             i = 0 if child["data"] == a.data else 1
             uses = sum(1 for e in graph["edges"] if e["target"] == root and e["source"] == edge["source"])
-            numeric = finite_difference(lambda x, y: build(Value(x), Value(y)).data, [a.data, b.data], i)
+            numeric = finite_difference(lambda x, y, build=build: build(Value(x), Value(y)).data, [a.data, b.data], i)
             assert abs(edge["factor"] * uses - numeric) < 1e-5, (edge, numeric)
         assert out.grad == 0.0 and a.grad == 0.0 and b.grad == 0.0  # nothing left behind
