@@ -7,8 +7,7 @@ from playwright.sync_api import expect
 from grader import catalog
 from grader.grading import data_for
 
-from .helpers import (SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, check, exercise, fill_blanks,
-                      open_level, replace_code)
+from .helpers import SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, check, exercise, fill_blanks, open_level, replace_code
 
 
 def groups(exercise_id):

@@ -5,8 +5,18 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .helpers import (LEVEL, MUL_ANSWER, SUB_ANSWER, TAIL_ANSWER, answer, check, exercise,
-                      fill_blanks, open_level, question)
+from .helpers import (
+    LEVEL,
+    MUL_ANSWER,
+    SUB_ANSWER,
+    TAIL_ANSWER,
+    answer,
+    check,
+    exercise,
+    fill_blanks,
+    open_level,
+    question,
+)
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 

@@ -23,7 +23,6 @@ from grader.cases import fmt, fmt_pair
 from grader.compare import verdict
 from grader.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from grader.grading import data_for, report_for
-
 from tests.grading.answers import RIGHT, WRONG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +117,10 @@ def forged_reports(data, solution_report):
         ("a case of the longest length", outputs([[0.5] * MAX_OUTPUTS_PER_CASE] + expected[1:])),
         ("a short case", outputs([expected[0][:-1]] + expected[1:])),
         ("an empty case", outputs([[]] + expected[1:])),
-        ("huge integers", outputs([[10 ** 15 for _ in e] for e in expected])),
+        ("big integers", outputs([[10 ** 15 for _ in e] for e in expected])),
+        ("integers beyond 2**53", outputs([[10 ** 20 + 1 for _ in e] for e in expected])),
+        ("integers too big for a float", outputs([[10 ** 400 for _ in e] for e in expected])),
+        ("the largest float", outputs([[1.7976931348623157e308 for _ in e] for e in expected])),
         ("negative zeros", outputs([[-0.0 for _ in e] for e in expected])),
         ("error dicts everywhere", outputs([{"error": "ZeroDivisionError: float division by zero", "line": 7}] * n)),
         ("error dict without a line", outputs([{"error": "NameError: oops"}] + expected[1:])),

@@ -26,7 +26,7 @@ const UNREADABLE = "The checks sent back something unreadable. Run the Check aga
 
 // -- Python's view of JSON values ---------------------------------------------
 
-const has = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+const has = (obj, key) => Object.hasOwn(obj, key);
 /** dict.get(key, fallback): own keys only, so "__proto__" or "toString" in a report are plain keys. */
 const get = (obj, key, fallback = null) => (has(obj, key) ? obj[key] : fallback);
 const isDict = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -300,7 +300,7 @@ export function verdict(data, report) {
   if (!Array.isArray(outputs) || outputs.length !== cases.length || !outputs.every(validOutput)) {
     return shell("error", report, UNREADABLE);
   }
-  const failing = cases.map((c, i) => i).filter((i) => !casePasses(outputs[i], cases[i].expected, tol));
+  const failing = cases.map((_c, i) => i).filter((i) => !casePasses(outputs[i], cases[i].expected, tol));
   const tests = data.groups.map((group, g) => {
     const first = failing.find((i) => cases[i].group === g);
     return { name: group.name, passed: first === undefined,
