@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 BUNDLE := site_plugins/runtime/dist/.built
-RUNTIME_SOURCES := $(shell find site_plugins/runtime/src -type f 2>/dev/null) site_plugins/runtime/build.mjs
+RUNTIME_SOURCES := $(shell find site_plugins/runtime/src -type f 2>/dev/null) site_plugins/runtime/build.mjs grader/facts.json
 
 .PHONY: help setup serve build test test-fast check lint bench bench-site chromium clean
 

@@ -66,11 +66,15 @@ def _dict_state(live):
 def _capture():
     """The interpreter as it was before any learner code ran, captured once.
 
-    Every loaded module never changes legitimately, so one snapshot serves every
-    restore (and no module has to be re-imported, which would cost a compile per run).
+    Every loaded module of the standard library, the grader and the engine never
+    changes legitimately, so one snapshot serves every restore (and no module has
+    to be re-imported, which would cost a compile per run). Other packages loaded
+    beside them (a test runner's, torch's) are not the learner's to reach in the
+    browser, and some of them compute attributes on access, so they are left out.
     """
+    ours = frozenset(sys.stdlib_module_names) | {"grader", "engine"}
     modules = {name: mod for name, mod in sys.modules.items()
-               if name not in NOT_RESTORED and name.split(".")[0] not in BRIDGE_ROOTS and mod is not None
+               if name not in NOT_RESTORED and name.split(".")[0] in ours and mod is not None
                and type(getattr(mod, "__dict__", None)) is dict}
     states = [_dict_state(mod.__dict__) for mod in modules.values()]
     functions, classes = _snapshot_objects([state for _, state, _, _ in states], frozenset(modules))
