@@ -135,6 +135,19 @@ def _bridge_class_values():
     return tuple(values)
 
 
+def _unpatch_the_standard_library():
+    """Pyodide wraps `time.sleep` (and `asyncio.run`) in functions of its event-loop
+    module, whose namespace hide() empties: put the standard ones back, so a
+    learner's `time.sleep` still sleeps (and the worker can still be stopped)."""
+    import asyncio
+    import time
+
+    time.sleep = getattr(time.sleep, "__wrapped__", time.sleep)
+    run_module = str(getattr(asyncio.run, "__module__", ""))
+    if run_module.split(".")[0] in BRIDGE_ROOTS:
+        asyncio.run = asyncio.runners.run
+
+
 def arm():
     """Install the guard once; returns (hide, unhide) for the worker's JavaScript to keep.
 
@@ -145,6 +158,7 @@ def arm():
 
     if type(_imp.create_builtin).__name__ != "builtin_function_or_method":
         raise RuntimeError("the guard is armed already")
+    _unpatch_the_standard_library()
     namespace = {
         "__builtins__": __builtins__, "BLOCKED_EVENTS": BLOCKED_EVENTS,
         "GUARDED_ATTRIBUTES": GUARDED_ATTRIBUTES, "SET_GUARDED_ATTRIBUTES": SET_GUARDED_ATTRIBUTES,
