@@ -1,8 +1,8 @@
 """The reference autograd engine of the course.
 
-It is the oracle that grades learners, and the engine the labs and the training
-level run in the browser (Pyodide ships it as a zip). Pure Python, no imports
-beyond the standard library.
+It is the oracle that grades learners, and the engine the labs (`labs/`) and
+the training level run in the browser (Pyodide ships it as a zip). Pure Python,
+no imports beyond the standard library.
 """
 
 from .engine import Value

@@ -6,11 +6,16 @@
 the same network.
 """
 
+import math
 import random
 
 from .engine import Value
 
-ACTIVATIONS = ("tanh", "relu", "linear")
+# Each activation on Values (recorded, so backward() can run through it) and on
+# plain floats (the same numbers, fast: the training lab draws 1,000 points).
+ON_VALUES = {"tanh": Value.tanh, "relu": Value.relu, "linear": lambda v: v}
+ON_FLOATS = {"tanh": math.tanh, "relu": lambda x: max(0.0, x), "linear": lambda x: x}
+ACTIVATIONS = tuple(ON_VALUES)
 
 
 class Module:
@@ -33,12 +38,11 @@ class Neuron(Module):
         self.activation = activation
 
     def __call__(self, x):
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        if self.activation == "tanh":
-            return act.tanh()
-        if self.activation == "relu":
-            return act.relu()
-        return act
+        return ON_VALUES[self.activation](sum((wi * xi for wi, xi in zip(self.w, x)), self.b))
+
+    def on_floats(self, x):
+        """The same neuron on plain floats: no graph, no gradient."""
+        return ON_FLOATS[self.activation](sum(wi.data * xi for wi, xi in zip(self.w, x)) + self.b.data)
 
     def parameters(self):
         return self.w + [self.b]
@@ -77,6 +81,13 @@ class MLP(Module):
         for layer in self.layers:
             x = layer(x)
         return x
+
+    def layer_outputs(self, x):
+        """The forward pass on plain floats: the input, then each layer's outputs."""
+        outs = [list(x)]
+        for layer in self.layers:
+            outs.append([n.on_floats(outs[-1]) for n in layer.neurons])
+        return outs
 
     def parameters(self):
         return [p for layer in self.layers for p in layer.parameters()]

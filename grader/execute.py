@@ -101,10 +101,10 @@ def _stopped(exc, output):
     return _report("stopped", output=output, summary="Stopped.")
 
 
-def _guarded(fn, output, seconds, restore=True):
+def _guarded(fn, output, seconds, undo, restore=True):
     """Call fn() with output captured and a time limit; then restore the interpreter
-    (unless more of the same run follows). Returns the exception it raised, or None."""
-    undo = new_restore()
+    with `undo` (made before the run began), unless more of the same run follows.
+    Returns the exception it raised, or None."""
     try:
         sys.stdout = sys.stderr = output
         sys.stdin = io.StringIO("")
@@ -141,7 +141,7 @@ def run(code, timeout_seconds=10.0):
     if early:
         return early
     output = CappedOutput()
-    exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds)
+    exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds, new_restore())
     if exc is not None:
         return _error_report(exc, output, code)
     return _report("ok", output=output, summary="Ran without errors.")
@@ -154,13 +154,14 @@ def collect(code, probe, inputs, timeout_seconds=10.0):
         return early
     output = CappedOutput()
     namespace = fresh_namespace()
-    exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds, restore=False)
+    undo = new_restore()
+    exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds, undo, restore=False)
     if exc is not None:
         return _error_report(exc, output, code)
     results = []
     quiet = CappedOutput(limit=0)  # what the code prints while the cases run is not shown
     exc = _guarded(lambda: results.extend(probes.run_cases(namespace, probe, inputs, code)),
-                   quiet, timeout_seconds)
+                   quiet, timeout_seconds, undo)
     if exc is not None:
         return _error_report(exc, output, code)
     return _report("ran", output=output, outputs=results)

@@ -26,8 +26,8 @@ its own network and storage powers once Python is up (worker.js).
 
 import sys
 
-
 from .sandbox import BRIDGE_ROOTS
+
 BLOCKED_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents",
                             "sys.addaudithook", "function.__new__", "code.__new__"})
 GUARDED_ATTRIBUTES = frozenset({"__defaults__", "__kwdefaults__"})

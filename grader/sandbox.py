@@ -146,7 +146,9 @@ def new_restore(_pristine=[]):  # noqa: B006 - the one pristine capture lives in
     modules) over the pristine capture. It takes no arguments: all it needs is bound."""
     if not _pristine:
         _pristine.append(_capture())
-    lists = [(live, list(live)) for live in (sys.path, sys.path_hooks)]
+    # the import system as it is now; the bridge's finder is grader.guard's to put back
+    finders = [f for f in sys.meta_path if str(type(f).__module__).split(".")[0] not in BRIDGE_ROOTS]
+    lists = [(sys.path, list(sys.path)), (sys.path_hooks, list(sys.path_hooks)), (sys.meta_path, finders)]
     args = (_pristine[0], dict(sys.modules), (sys.stdout, sys.stderr, sys.stdin),
             (sys.gettrace(), sys.getprofile(), sys.displayhook, sys.excepthook),
             sys.getrecursionlimit(), lists)

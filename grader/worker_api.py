@@ -11,9 +11,10 @@ unhide(), and drops its own network and storage powers once Python is up
 
 import json
 
-from engine import labs
-from engine.expressions import ExpressionError, expression_graph, variables
-from engine.training import Run
+from labs import level_graph
+from labs import tangent as tangent_lab
+from labs.expression import ExpressionError, expression_graph, variables
+from labs.training import Run
 
 from . import execute
 
@@ -52,11 +53,11 @@ def run(code, timeout_seconds=10.0):
 
 
 def lab_graph(a, b, c, d):
-    return labs.level_graph(float(a), float(b), float(c), float(d))
+    return level_graph.level_graph(float(a), float(b), float(c), float(d))
 
 
 def tangent(x0, h):
-    return labs.tangent(float(x0), float(h))
+    return tangent_lab.tangent(float(x0), float(h))
 
 
 def expression(source, values):

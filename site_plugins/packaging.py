@@ -1,6 +1,6 @@
 """`course.zip`: what the browser's Python needs, in one deterministic archive.
 
-The `engine` package (the labs and `sgd-step` use it) and the half of `grader`
+The `engine` package (`sgd-step` uses it), the `labs`, and the half of `grader`
 that runs learner code and reports outputs. Nothing that knows an expected
 output goes in: no solutions, no known mistakes, no comparison.
 """
@@ -18,11 +18,12 @@ def _add(archive, data, arcname):
     archive.writestr(info, data)
 
 
-def course_zip(engine_dir, grader_dir):
+def course_zip(engine_dir, grader_dir, labs_dir):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for path in sorted(engine_dir.glob("*.py")):
-            _add(archive, path.read_bytes(), f"engine/{path.name}")
+        for package in (engine_dir, labs_dir):
+            for path in sorted(package.glob("*.py")):
+                _add(archive, path.read_bytes(), f"{package.name}/{path.name}")
         for name in WORKER_SIDE:
             _add(archive, (grader_dir / name).read_bytes(), f"grader/{name}")
     return buffer.getvalue()

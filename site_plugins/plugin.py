@@ -25,6 +25,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 import engine
 import grader
+import labs
 from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
 
@@ -68,7 +69,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
                               "(npm ci, then node site_plugins/runtime/build.mjs)")
         self.manifest = json.loads(manifest_path.read_text())
-        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent)
+        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent,
+                                    Path(labs.__file__).parent)
         self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
         self.exercises_dir_name = f"exercises.{self.zip_name.split('.')[1]}"
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]

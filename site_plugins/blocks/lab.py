@@ -16,9 +16,9 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block, type_boolean, type_number, type_string
 
-from engine import labs
-from engine.expressions import ExpressionError, expression_graph, variables
-from engine.training import Run
+from labs import LABS, level_graph, tangent
+from labs.expression import ExpressionError, expression_graph, variables
+from labs.training import Run
 
 from .errors import CourseBlockError
 
@@ -59,10 +59,9 @@ class Lab(Block):
 
     def on_create(self, parent):
         kind = (self.argument or "").strip()
-        builder = getattr(self, f"_build_{kind.replace('-', '_')}", None)
+        builder = getattr(self, f"_build_{kind.replace('-', '_')}", None) if kind in LABS else None
         if builder is None:
-            raise CourseBlockError(f"/// lab | {kind}: unknown lab (known: level-graph, tangent, "
-                                   "expression, training)")
+            raise CourseBlockError(f"/// lab | {kind}: unknown lab (known: {', '.join(LABS)})")
         el = etree.SubElement(parent, "div", {"class": "course-lab", "data-lab": kind})
         builder(el)
         return el
@@ -70,14 +69,14 @@ class Lab(Block):
     def _build_level_graph(self, el):
         names = ("a", "b", "c", "d")
         values = [self.options[n] for n in names]
-        data = labs.level_graph(*values)
+        data = level_graph.level_graph(*values)
         el.set("data-graph", json.dumps(data))
         el.set("data-inputs", json.dumps(dict(zip(names, values))))
         _table(el, ("node", "made by", "data", "grad = ∂L/∂node"),
                _graph_rows(data["graph"], data["steps"][-1]["grads"]))
 
     def _build_tangent(self, el):
-        data = labs.tangent(self.options["x0"], self.options["h"])
+        data = tangent.tangent(self.options["x0"], self.options["h"])
         el.set("data-tangent", json.dumps(data))
         _table(el, ("x₀", "f(x₀)", "slope by nudging", "engine's gradient"),
                [(f"{data['x0']:g}", f"{data['y0']:g}", f"{data['numeric']:.6f}", f"{data['engine']:g}")])

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const PACKAGES = ["engine", "grader", "exercises", "tests/portable", "tests/grading"];
+const PACKAGES = ["engine", "labs", "grader", "exercises", "tests/portable", "tests/grading"];
 
 function* courseFiles(dir) {
   for (const name of readdirSync(dir)) {

@@ -8,8 +8,9 @@ never executed.
 
 import ast
 
-from .engine import Value
-from .graph import to_graph
+from engine import Value
+from engine.gradcheck import finite_difference
+from engine.graph import to_graph
 
 FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid")
 BINARY = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__"}
@@ -102,10 +103,13 @@ def expression_graph(source, values, h=1e-6):
     out.label = out.label or "L"
     out.backward()
     checks = {}
-    for name, v in inputs.items():
-        up = dict(values, **{name: v.data + h})
-        down = dict(values, **{name: v.data - h})
-        numeric = (evaluate(source, up)[0].data - evaluate(source, down)[0].data) / (2 * h)
-        checks[name] = {"autograd": v.grad, "numeric": numeric}
+    names = list(inputs)
+    point = [values[n] for n in names]
+
+    def forward(*xs):
+        return evaluate(source, dict(values, **dict(zip(names, xs))))[0].data
+
+    for i, (name, v) in enumerate(inputs.items()):
+        checks[name] = {"autograd": v.grad, "numeric": finite_difference(forward, point, i, h)}
     return {"graph": to_graph(out), "inputs": {n: v.data for n, v in inputs.items()},
             "checks": checks, "output": out.data}

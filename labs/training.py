@@ -4,10 +4,8 @@ The browser trains a few steps per call so the worker can report the loss
 curve as it goes; the state lives here between calls.
 """
 
-import math
 
-from .engine import Value
-from .nn import MLP
+from engine import MLP, Value
 
 XS = [[1.0, 1.0], [1.5, 0.5], [0.5, 1.5], [2.0, 1.0],
       [-1.0, -1.0], [-1.5, -0.5], [-0.5, -1.5], [-2.0, -1.0]]
@@ -50,24 +48,11 @@ class Run:
         """The model's output on a grid (plain floats, no graph kept)."""
         xs = [x_range[0] + (x_range[1] - x_range[0]) * i / (nx - 1) for i in range(nx)]
         ys = [y_range[0] + (y_range[1] - y_range[0]) * j / (ny - 1) for j in range(ny)]
-        return {"xs": xs, "ys": ys, "z": [[forward_floats(self.model, [x, y])[-1][0] for x in xs] for y in ys],
+        return {"xs": xs, "ys": ys, "z": [[self.model.layer_outputs([x, y])[-1][0] for x in xs] for y in ys],
                 "points": XS, "labels": YS}
 
     def network(self, point):
         """Weights of every layer and every neuron's activation for one input point."""
-        activations = forward_floats(self.model, point)
+        activations = self.model.layer_outputs(point)
         weights = [[[w.data for w in n.w] for n in layer.neurons] for layer in self.model.layers]
         return {"weights": weights, "activations": activations, "input": list(point)}
-
-
-def forward_floats(model, x):
-    """The network's forward pass on plain floats: each layer's outputs."""
-    outs = [list(x)]
-    for layer in model.layers:
-        prev = outs[-1]
-        row = []
-        for n in layer.neurons:
-            act = sum(w.data * xi for w, xi in zip(n.w, prev)) + n.b.data
-            row.append(math.tanh(act) if n.activation == "tanh" else max(0.0, act) if n.activation == "relu" else act)
-        outs.append(row)
-    return outs
