@@ -1,7 +1,11 @@
 """The offline service worker: precache every file of the built site.
 
 Pages are listed as their folder URL ("autograd/", not "autograd/index.html"),
-the way Material links and navigates to them.
+the way Material links and navigates to them. Each is listed with the SHA-256 of
+its bytes: the service worker serves a cached copy only if it still has them
+(Cache Storage is writable by any script of the origin). The site's
+Content-Security-Policy (from `_headers`, when the build wrote one) goes in too:
+the worker adds it to what it serves from the cache where the host sent none.
 """
 
 import hashlib
@@ -22,15 +26,38 @@ def precache_list(site):
     return paths
 
 
+def _file(site, rel):
+    if rel == "./":
+        return site / "index.html"
+    return site / (rel + "index.html" if rel.endswith("/") else rel)
+
+
+def site_csp(site):
+    """The Content-Security-Policy `_headers` gives every path (`/*`), or None."""
+    headers = site / "_headers"
+    if not headers.is_file():
+        return None
+    rule = None
+    for line in headers.read_text().splitlines():
+        if line and not line[0].isspace():
+            rule = line.strip()
+        elif rule == "/*" and line.strip().lower().startswith("content-security-policy:"):
+            return line.strip().partition(":")[2].strip()
+    return None
+
+
 def write_service_worker(site, template):
     paths = precache_list(site)
     digest = hashlib.sha256()
+    hashes = {}
     for rel in paths:
-        file = site / (rel + "index.html" if rel.endswith("/") or rel == "./" else rel)
-        file = site / "index.html" if rel == "./" else file
+        data = _file(site, rel).read_bytes()
         digest.update(rel.encode())
-        digest.update(file.read_bytes())
+        digest.update(data)
+        hashes[rel] = hashlib.sha256(data).hexdigest()
     source = template.read_text()
-    source = source.replace("__VERSION__", digest.hexdigest()[:12]).replace("__PRECACHE__", json.dumps(paths))
+    source = (source.replace("__VERSION__", digest.hexdigest()[:12])
+              .replace("__HASHES__", json.dumps(hashes, indent=0))
+              .replace("__CSP__", json.dumps(site_csp(site))))
     (site / "sw.js").write_text(source)
     return paths

@@ -29,6 +29,7 @@ import labs
 from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
 
+from . import csp
 from .blocks import CourseBlocksExtension
 from .math import render_math
 from .offline import write_service_worker
@@ -108,7 +109,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         pyodide.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
             _copy_if_changed(Path(self.config.pyodide_dir) / name, pyodide / name)
-        (site / "_headers").write_text(CACHE_HEADERS)
+        # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
+        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
+        self.csp_hashes = set()
+        (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS)
         write_service_worker(site, Path(__file__).parent / "runtime/src/sw.js")
         log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
                  len(self.zip_bytes) // 1024)
@@ -139,7 +143,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if 'class="course-draft"' in output:
             # saved code into the plain-text editors before the first paint (see drafts.inline.js)
             output = output.replace("</article>", f"<script>{RESTORE_DRAFTS}</script>\n</article>", 1)
-        return output
+        # the Content-Security-Policy: its meta tag now, the whole site's script hashes in on_post_build
+        self.csp_hashes = getattr(self, "csp_hashes", set()) | csp.inline_script_hashes(output)
+        return csp.add_meta(output)
 
 
 def _copy_if_changed(source, target):

@@ -1,7 +1,7 @@
 // A level's progress: locked sections, the skip-level quiz, stars, the recap,
 // the level header, and the course map on the home page.
 import { button } from "./dom.js";
-import { progress } from "./progress.js";
+import { progress, safeUrl } from "./progress.js";
 
 const STAR_COUNT = 3;
 
@@ -106,20 +106,19 @@ export function renderHeader(root, level, status) {
 }
 
 function resetLevel(root, level) {
-  delete progress.data.levels[level];
-  for (const el of root.querySelectorAll(".course-exercise")) delete progress.data.code[el.dataset.slot];
-  progress.save();
+  progress.resetLevel(level, [...root.querySelectorAll(".course-exercise")].map((el) => el.dataset.slot));
 }
 
 export function renderCourseMap(root) {
   for (const map of root.querySelectorAll(".course-map")) {
     const last = progress.data.last;
+    const url = last && safeUrl(last.url); // relative or http(s) only: never javascript: or data:
     let resume = map.querySelector(".course-resume");
-    if (last && last.url && !resume) {
+    if (url && !resume) {
       resume = document.createElement("p");
       resume.className = "course-resume";
       const a = document.createElement("a");
-      a.href = last.url;
+      a.href = url;
       a.className = "md-button md-button--primary";
       a.textContent = `Resume: ${last.title}`;
       resume.append(a);
@@ -149,7 +148,7 @@ export function renderCourseMap(root) {
 }
 
 export function rememberVisit(level, title) {
-  progress.data.last = { url: location.pathname, title, level };
+  progress.data.last = { url: location.pathname, title, level, at: Date.now() };
   progress.save();
 }
 

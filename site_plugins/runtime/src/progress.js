@@ -1,11 +1,17 @@
 // The learner's progress in localStorage, with a versioned schema.
 //
-//   {version, levels: {<level>: {items: {<id>: {solved, shown, answer}}, cleared, stars, via}},
-//    code: {<slot>: text}}
+//   {version, levels: {<level>: {items: {<id>: {solved, shown, answer, hints}}, cleared, stars, via,
+//                                started, resetAt}},
+//    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt}
 //
 // Corrupt or unknown data never breaks the page: it is set aside (kept under a
 // backup key) and a notice says so. Where storage is off (private mode, quota),
 // progress lives in memory for this visit and a notice says it can't be kept.
+//
+// Two tabs of the course share the one key: each save first merges what the other
+// wrote, and a `storage` event merges it as soon as it is written, field by field
+// (answers, unlocks and stars: the union; code: the newer save; a reset: wins over
+// anything older).
 
 export const STORAGE_KEY = "byoa-progress";
 export const SCHEMA_VERSION = 1;
@@ -27,9 +33,85 @@ function storage() {
   }
 }
 
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isTime = (v) => v === undefined || (Number.isFinite(v) && v >= 0);
+const optional = (v, type) => v === undefined || typeof v === type;
+
+/** A link target that is safe to put in an href: relative, or http(s). */
+export function safeUrl(url) {
+  if (typeof url !== "string") return null;
+  try {
+    const resolved = new URL(url, location.href); // parsed as the link would be
+    return resolved.protocol === "http:" || resolved.protocol === "https:" ? resolved.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function isValidItem(item) {
+  return isObject(item) && optional(item.solved, "boolean") && optional(item.shown, "boolean")
+    && optional(item.answer, "string") && (item.hints === undefined || Number.isInteger(item.hints) && item.hints >= 0);
+}
+
+function isValidLevel(level) {
+  return isObject(level) && isObject(level.items) && Object.values(level.items).every(isValidItem)
+    && optional(level.cleared, "boolean") && optional(level.started, "boolean") && optional(level.via, "string")
+    && (level.stars === undefined || Number.isInteger(level.stars) && level.stars >= 0 && level.stars <= 3)
+    && isTime(level.resetAt);
+}
+
+/** The whole schema, so a crafted file can't put anything else in front of the page's code. */
 function isValid(data) {
-  return data && typeof data === "object" && data.version === SCHEMA_VERSION
-    && data.levels && typeof data.levels === "object" && data.code && typeof data.code === "object";
+  if (!isObject(data) || data.version !== SCHEMA_VERSION || !isObject(data.levels) || !isObject(data.code)) return false;
+  if (!Object.values(data.levels).every(isValidLevel)) return false;
+  if (!Object.values(data.code).every((text) => typeof text === "string")) return false;
+  if (data.codeTimes !== undefined && !(isObject(data.codeTimes) && Object.values(data.codeTimes).every(Number.isFinite))) return false;
+  if (!isTime(data.resetAt)) return false;
+  const last = data.last;
+  if (last !== undefined && !(isObject(last) && safeUrl(last.url) !== null && typeof last.title === "string"
+    && optional(last.level, "string") && isTime(last.at))) return false;
+  return true;
+}
+
+const newer = (a, b) => (a || 0) > (b || 0);
+
+function mergeItem(mine, theirs) {
+  if (!mine) return { ...theirs };
+  const merged = { ...mine, solved: !!(mine.solved || theirs.solved), shown: !!(mine.shown || theirs.shown) };
+  if (merged.answer === undefined && theirs.answer !== undefined) merged.answer = theirs.answer;
+  if (theirs.hints !== undefined) merged.hints = Math.max(mine.hints || 0, theirs.hints);
+  return merged;
+}
+
+function mergeLevel(mine, theirs) {
+  if (!mine) return structuredClone(theirs);
+  if (newer(theirs.resetAt, mine.resetAt)) return structuredClone(theirs); // reset elsewhere since
+  if (newer(mine.resetAt, theirs.resetAt)) return mine;
+  const items = { ...mine.items };
+  for (const [id, item] of Object.entries(theirs.items)) items[id] = mergeItem(items[id], item);
+  const stars = Math.max(mine.stars || 0, theirs.stars || 0);
+  return { ...mine, items, stars, cleared: !!(mine.cleared || theirs.cleared), started: !!(mine.started || theirs.started),
+    via: (theirs.stars || 0) > (mine.stars || 0) ? theirs.via : mine.via };
+}
+
+/** Field by field: answers, unlocks and stars are the union; code, the newer save. */
+export function mergeProgress(mine, theirs) {
+  if (newer(theirs.resetAt, mine.resetAt)) return structuredClone(theirs);
+  if (newer(mine.resetAt, theirs.resetAt)) return mine;
+  const merged = { ...mine, levels: { ...mine.levels }, code: { ...mine.code }, codeTimes: { ...(mine.codeTimes || {}) } };
+  for (const [id, level] of Object.entries(theirs.levels)) merged.levels[id] = mergeLevel(merged.levels[id], level);
+  const theirTimes = theirs.codeTimes || {};
+  for (const slot of new Set([...Object.keys(theirs.code), ...Object.keys(theirTimes)])) {
+    const mineAt = merged.codeTimes[slot] || (slot in merged.code ? 0 : -1);
+    const theirAt = theirTimes[slot] || (slot in theirs.code ? 0 : -1);
+    if (theirAt > mineAt) {
+      if (slot in theirs.code) merged.code[slot] = theirs.code[slot];
+      else delete merged.code[slot]; // cleared there (a level reset), later than this tab's save
+      merged.codeTimes[slot] = theirAt;
+    }
+  }
+  if (theirs.last && (!mine.last || newer(theirs.last.at, mine.last.at))) merged.last = theirs.last;
+  return merged;
 }
 
 class Progress {
@@ -37,6 +119,20 @@ class Progress {
     this.store = storage();
     this.notices = [];
     this.data = this.load();
+    // Another tab saved: take what it has, field by field.
+    globalThis.addEventListener?.("storage", (event) => {
+      if (event.key !== STORAGE_KEY || event.newValue === null || !this.store) return;
+      if (this.mergeFrom(event.newValue)) for (const fn of listeners) fn({ merged: true });
+    });
+  }
+
+  /** Merge saved progress (JSON text) into this tab's; returns whether it was readable. */
+  mergeFrom(raw) {
+    let theirs = null;
+    try { theirs = JSON.parse(raw); } catch { return false; }
+    if (!isValid(theirs)) return false;
+    this.data = mergeProgress(this.data, theirs);
+    return true;
   }
 
   load() {
@@ -60,7 +156,11 @@ class Progress {
   save() {
     if (!this.store) return false;
     try {
-      this.store.setItem(STORAGE_KEY, JSON.stringify(this.data));
+      // what another tab saved since this one last looked is kept too
+      const current = this.store.getItem(STORAGE_KEY);
+      if (current !== null && current !== this.written) this.mergeFrom(current);
+      this.written = JSON.stringify(this.data);
+      this.store.setItem(STORAGE_KEY, this.written);
       return true;
     } catch {
       this.notify("Your browser's storage is full, so the latest progress could not be saved.");
@@ -100,11 +200,27 @@ class Progress {
 
   saveCode(slot, text) {
     this.data.code[slot] = text;
+    this.data.codeTimes = this.data.codeTimes || {};
+    this.data.codeTimes[slot] = Date.now();
     return this.save();
   }
 
+  /** Forget a level and the code of its exercises (`slots`), in every tab. */
+  resetLevel(level, slots) {
+    const now = Date.now();
+    this.data.levels[level] = { items: {}, cleared: false, stars: 0, via: "", resetAt: now };
+    this.data.codeTimes = this.data.codeTimes || {};
+    for (const slot of slots) {
+      delete this.data.code[slot];
+      this.data.codeTimes[slot] = now;
+    }
+    this.save();
+  }
+
   reset() {
-    this.data = empty();
+    this.data = { ...empty(), resetAt: Date.now() };
+    this.written = null;
+    try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
     this.save();
     listeners.forEach((fn) => fn({ reset: true }));
   }
@@ -116,7 +232,14 @@ class Progress {
   import(text) {
     const data = JSON.parse(text);
     if (!isValid(data)) throw new Error("This file is not a progress file of this course.");
-    this.data = data;
+    const now = Date.now();
+    const past = (t) => (t === undefined ? t : Math.min(t, now)); // no save from the future outranks a later one
+    for (const level of Object.values(data.levels)) level.resetAt = past(level.resetAt);
+    for (const slot of Object.keys(data.codeTimes || {})) data.codeTimes[slot] = past(data.codeTimes[slot]);
+    if (data.last) data.last.at = past(data.last.at);
+    this.data = { ...data, resetAt: now }; // replaces this browser's progress, in every tab
+    this.written = null;
+    try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
     this.save();
     listeners.forEach((fn) => fn({ reset: true }));
   }

