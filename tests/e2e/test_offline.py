@@ -1,16 +1,21 @@
 """After one visit the whole course works with the network off, and a new build
-replaces the old cache cleanly."""
+replaces the old cache cleanly. The service worker serves a cached body only if it
+is the build's (Cache Storage is writable by any script of the origin), and lets no
+request of its pages or workers leave the origin."""
 
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from site_plugins.offline import write_service_worker
 
-from .conftest import wait_for_python
 from .helpers import answer, check, exercise, replace_code
 from .site_server import build_and_serve
+from .test_hardening import python_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SW_READY = "navigator.serviceWorker.controller !== null"
@@ -29,11 +34,11 @@ def test_course_works_offline_after_one_visit(browser, own_site):
     context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(url + "/autograd/")
-    wait_for_python(page)
-    page.wait_for_function(SW_READY, timeout=120_000)
+    python_ready(page)
+    wait_until(page, SW_READY, timeout=120_000)
     context.set_offline(True)
     page.goto(url + "/accumulate/")  # never visited, Python loads from the cache
-    wait_for_python(page)
+    python_ready(page)
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
     ex = exercise(page, "diamond")
     replace_code(page, ex, (ROOT / "exercises/diamond/solution.py").read_text())
@@ -46,14 +51,101 @@ def test_a_new_build_replaces_the_old_cache(browser, own_site):
     context = browser.new_context(service_workers="allow")
     page = context.new_page()
     page.goto(url + "/")
-    page.wait_for_function(SW_READY, timeout=120_000)
+    wait_until(page, SW_READY, timeout=120_000)
     first = page.evaluate("caches.keys()")
     assert len(first) == 1
     index = directory / "index.html"  # a new build: one page changes, so does sw.js
     index.write_text(index.read_text().replace("</article>", "<p>New in this build.</p></article>", 1))
     write_service_worker(directory, ROOT / "site_plugins/runtime/src/sw.js")
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-    page.wait_for_function(f"caches.keys().then(k => k.length === 1 && k[0] !== {first[0]!r})", timeout=120_000)
+    wait_until(page, f"caches.keys().then(k => k.length === 1 && k[0] !== {first[0]!r})", timeout=120_000)
     page.reload()
     expect(page.get_by_text("New in this build.")).to_be_visible()
     context.close()
+
+
+POISON = """async ([path, body]) => {
+    const [name] = (await caches.keys()).filter((n) => n.startsWith('byoa-') && n !== 'byoa-python-snapshot');
+    const cache = await caches.open(name);
+    const url = new URL(path, location.origin + '/').href;
+    await cache.put(url, new Response(body, {headers: {'Content-Type': path.endsWith('.js') ? 'text/javascript' : 'text/html'}}));
+    return (await (await cache.match(url)).text()) === body;
+}"""
+
+
+def course_script(page):
+    return page.evaluate("""() => [...document.scripts].map((s) => s.src).find((src) => /assets\\/course\\/course\\./.test(src))
+        .replace(location.origin + '/', '')""")
+
+
+def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
+    _, url = own_site
+    context = browser.new_context(service_workers="allow")
+    page = context.new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url + "/autograd/")
+    python_ready(page)
+    wait_until(page, SW_READY, timeout=120_000)
+    script = course_script(page)
+    assert page.evaluate(POISON, [script, "alert(1)"])
+    assert page.evaluate(POISON, ["accumulate/", "<script>alert(2)</script>"])
+    page.reload()  # the course script comes from the cache: its hash is checked, the bad copy replaced
+    python_ready(page)
+    assert page.evaluate("fetch(arguments[0]).then(r => r.text())".replace("arguments[0]", repr("/" + script))) != "alert(1)"
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError):  # offline: the poisoned page is refused (fails closed), not served
+        page.goto(url + "/accumulate/")
+    page.close()
+    page = context.new_page()
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url + "/autograd/")  # the repaired script works offline
+    python_ready(page)
+    ms, direct, digest = page.evaluate("""async (path) => {
+        let started = performance.now();
+        for (let i = 0; i < 5; i++) await (await fetch(path)).arrayBuffer();
+        const served = (performance.now() - started) / 5;
+        const cache = await caches.open((await caches.keys()).find((n) => n !== 'byoa-python-snapshot'));
+        started = performance.now();
+        let body;
+        for (let i = 0; i < 5; i++) body = await (await cache.match(path)).arrayBuffer();
+        const direct = (performance.now() - started) / 5;
+        started = performance.now();
+        for (let i = 0; i < 5; i++) await crypto.subtle.digest('SHA-256', body);
+        return [served, direct, (performance.now() - started) / 5];
+    }""", page.evaluate("window.__coursePython.urls.pyodideUrl.replace(/pyodide\\.mjs$/, 'pyodide.asm.wasm')"))
+    print(f"\nthe 9.6 MB wasm through the service worker (cache read + SHA-256 check): {ms:.0f} ms a serve; "
+          f"the same cache read without the worker: {direct:.0f} ms; SHA-256 alone: {digest:.0f} ms")
+    assert dialogs == []
+    context.close()
+
+
+def test_no_request_leaves_the_origin(browser, own_site):
+    _, url = own_site
+    hits = []
+
+    class Counting(BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    other = f"http://localhost:{server.server_address[1]}/leak?secret=1"
+    # no CSP here (bypassed), so only the service worker stands between the page and the other origin
+    context = browser.new_context(service_workers="allow", bypass_csp=True)
+    page = context.new_page()
+    page.goto(url + "/")
+    wait_until(page, SW_READY, timeout=120_000)
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    outcome = page.evaluate("(u) => fetch(u, {mode: 'no-cors'}).then(() => 'sent', () => 'refused')", other)
+    assert outcome == "refused"
+    assert hits == []
+    context.close()
+    server.shutdown()

@@ -72,3 +72,69 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
         page.get_by_role("button", name="Import progress").click()
     chooser.value.set_files(str(bad))
     expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
+
+
+def test_a_crafted_progress_file_never_makes_a_script_link(page, site, tmp_path):
+    page.goto(site + "/")
+    crafted = {"version": 1, "levels": {}, "code": {},
+               "last": {"url": "javascript:alert(document.domain)", "title": "Go", "level": "autograd"}}
+    bad = tmp_path / "crafted.json"
+    bad.write_text(json.dumps(crafted))
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import progress").click()
+    chooser.value.set_files(str(bad))
+    expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
+    for wrong in ({"levels": {"autograd": {"items": {"q": {"solved": "yes"}}}}}, {"code": {"slot": 1}},
+                  {"levels": {"autograd": {"items": {}, "stars": 99}}}):
+        bad.write_text(json.dumps({**crafted, "last": {"url": "/autograd/", "title": "Go"}, **wrong}))
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name="Import progress").click()
+        chooser.value.set_files(str(bad))
+        expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
+
+
+def test_the_resume_link_takes_only_relative_or_http_urls(page, site):
+    page.goto(site + "/")
+    for url in ("javascript:alert(1)", " JaVa\tScRiPt:alert(1)", "data:text/html,<script>alert(1)</script>"):
+        # written where only the page's own code could (a stale or tampered entry): the link is not rendered
+        page.evaluate("""(url) => {
+            const data = JSON.parse(localStorage.getItem('byoa-progress')) || {version: 1, levels: {}, code: {}};
+            data.last = {url, title: 'Go', level: 'autograd'};
+            localStorage.setItem('byoa-progress', JSON.stringify(data));
+        }""", url)
+        page.reload()
+        hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
+        assert all(h.startswith(("http:", "https:")) for h in hrefs), hrefs
+    page.goto(site + LEVEL)
+    page.goto(site + "/")
+    expect(page.locator(".course-resume a")).to_have_attribute("href", site + LEVEL)
+
+
+def test_two_tabs_keep_each_others_progress(browser, site):
+    context = browser.new_context(service_workers="block")
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):
+        tab.set_default_timeout(20_000)
+        tab.goto(site + LEVEL)
+    expect(answer(first, "quiz-square", "6")).to_contain_text("Right")
+    expect(answer(second, "quiz-dl-da", "-6")).to_contain_text("Right")  # saves after the first tab did
+    saved = json.loads(first.evaluate("localStorage.getItem('byoa-progress')"))["levels"]["autograd"]["items"]
+    assert saved["quiz-square"]["solved"] and saved["quiz-dl-da"]["solved"]
+    # code: the newer save wins, whichever tab saved it (another tab's save, written as progress.js does)
+    write = """([text, at]) => {
+        const data = JSON.parse(localStorage.getItem('byoa-progress'));
+        data.code['quiz-sub-backward'] = text;
+        data.codeTimes = {...data.codeTimes, 'quiz-sub-backward': at};
+        localStorage.setItem('byoa-progress', JSON.stringify(data));
+    }"""
+    second.evaluate(write, ["# newer\n", 4_000_000_000_000])
+    second.evaluate(write, ["# older\n", 1])  # a stale tab's save arrives after it
+    first.wait_for_timeout(300)
+    expect(answer(first, "dl-dd", "7")).to_contain_text("Right")  # the first tab saves its own progress
+    data = json.loads(first.evaluate("localStorage.getItem('byoa-progress')"))
+    assert data["code"]["quiz-sub-backward"] == "# newer\n"
+    items = data["levels"]["autograd"]["items"]
+    assert items["quiz-dl-da"]["solved"] and items["quiz-square"]["solved"] and items["dl-dd"]["solved"]
+    first.reload()
+    expect(question(first, "quiz-dl-da").locator(".course-feedback")).to_contain_text("Right")
+    context.close()

@@ -67,10 +67,12 @@ function isValid(data) {
   if (!Object.values(data.code).every((text) => typeof text === "string")) return false;
   if (data.codeTimes !== undefined && !(isObject(data.codeTimes) && Object.values(data.codeTimes).every(Number.isFinite))) return false;
   if (!isTime(data.resetAt)) return false;
-  const last = data.last;
-  if (last !== undefined && !(isObject(last) && safeUrl(last.url) !== null && typeof last.title === "string"
-    && optional(last.level, "string") && isTime(last.at))) return false;
-  return true;
+  return data.last === undefined || isValidLast(data.last);
+}
+
+function isValidLast(last) {
+  return isObject(last) && safeUrl(last.url) !== null && typeof last.title === "string"
+    && optional(last.level, "string") && isTime(last.at);
 }
 
 const newer = (a, b) => (a || 0) > (b || 0);
@@ -144,13 +146,16 @@ class Progress {
     if (raw === null) return empty();
     let data = null;
     try { data = JSON.parse(raw); } catch { /* reported below */ }
+    if (isObject(data) && data.last !== undefined && !isValidLast(data.last)) delete data.last; // only a link: dropped
     if (isValid(data)) return data;
     try { this.store.setItem(`${STORAGE_KEY}-backup`, raw); } catch { /* best effort */ }
     const why = data && typeof data === "object" && data.version !== SCHEMA_VERSION
       ? "was saved by another version of the course" : "could not be read";
     this.notices.push(`Your saved progress ${why}, so it has been reset. A copy was kept in this browser.`);
+    this.data = empty();
+    this.written = raw; // the unreadable copy is replaced, not merged
     this.save();
-    return empty();
+    return this.data;
   }
 
   save() {

@@ -37,6 +37,12 @@ function rebuild(body, source) {
   return new Response(body, { status: source.status, statusText: source.statusText, headers });
 }
 
+/** `response` itself, or with the site's CSP added if it had none (its body is passed on, not copied). */
+function withCsp(response) {
+  if (!CSP || response.headers.has("Content-Security-Policy")) return response;
+  return rebuild(response.body, response);
+}
+
 /** Fetch a precached file and keep it only if its bytes are the build's. */
 async function fetchVerified(cache, path, init) {
   const response = await fetch(new Request(new URL(path, ROOT), init));
@@ -85,8 +91,9 @@ self.addEventListener("fetch", (event) => {
 async function verifiedFromCache(cache, path) {
   const cached = await cache.match(new URL(path, ROOT));
   if (!cached) return null;
+  const served = cached.clone(); // the very bytes hashed below: a response's body can't change
   const body = await cached.arrayBuffer();
-  if ((await sha256(body)) === HASHES[path]) return rebuild(body, cached);
+  if ((await sha256(body)) === HASHES[path]) return withCsp(served);
   await cache.delete(new URL(path, ROOT));
   return null;
 }
