@@ -13,7 +13,9 @@ browser, grader.guard makes the restore's own state unreadable and unchangeable.
 """
 
 import builtins
+import gc
 import io
+import os
 import sys
 from operator import attrgetter, is_
 
@@ -21,7 +23,7 @@ from .facts import OUTPUT_LIMIT
 
 # Restored after every run: every module loaded before any learner code ran (our
 # own, the reference engine, and the standard library: `io.StringIO = None` must not
-# outlive its run). `sys` is restored field by field; `__main__` is not ours.
+# outlive its run). `sys` is restored per run (see new_restore); `__main__` is not ours.
 # The JavaScript bridge is grader.guard's business: it is hidden during runs.
 NOT_RESTORED = frozenset({"sys", "builtins", "__main__"})
 BRIDGE_ROOTS = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core"})
@@ -66,13 +68,15 @@ def _dict_state(live):
 def _capture():
     """The interpreter as it was before any learner code ran, captured once.
 
-    Every loaded module of the standard library, the grader and the engine never
-    changes legitimately, so one snapshot serves every restore (and no module has
-    to be re-imported, which would cost a compile per run). Other packages loaded
-    beside them (a test runner's, torch's) are not the learner's to reach in the
+    Every loaded module of the standard library, the grader, the engine and the
+    labs never changes legitimately, so one snapshot serves every restore (and no
+    module has to be re-imported, which would cost a compile per run). Other packages
+    loaded beside them (a test runner's, torch's) are not the learner's to reach in the
     browser, and some of them compute attributes on access, so they are left out.
+    The dicts and lists our own modules hold at top level (`grader.probes.PROBES`,
+    `OPS`, ...) are restored too; private ones (`_training`) are state, and stay.
     """
-    ours = frozenset(sys.stdlib_module_names) | {"grader", "engine"}
+    ours = frozenset(sys.stdlib_module_names) | {"grader", "engine", "labs"}
     modules = {name: mod for name, mod in sys.modules.items()
                if name not in NOT_RESTORED and name.split(".")[0] in ours and mod is not None
                and type(getattr(mod, "__dict__", None)) is dict}
@@ -82,9 +86,13 @@ def _capture():
     # one column per attribute, so a check is a single C-level pass: map(is_, ...)
     function_attrs = [(attrgetter(attr), [dict(attrs)[attr] for _, attrs in functions], attr)
                       for attr in FUNCTION_ATTRS] if fns else []
+    containers = [value for name, mod in modules.items() if name.split(".")[0] in {"grader", "engine", "labs"}
+                  for key, value in vars(mod).items() if not key.startswith("_") and type(value) in (dict, list)]
     return {"modules": modules, "module_list": list(modules.values()), "names": frozenset(sys.modules),
-            "namespaces": [_dict_state(builtins.__dict__)] + states, "functions": fns,
-            "function_attrs": function_attrs, "classes": classes}
+            "namespaces": [_dict_state(builtins.__dict__)] + states
+            + [_dict_state(value) for value in containers if type(value) is dict],
+            "lists": [(value, list(value)) for value in containers if type(value) is list],
+            "functions": fns, "function_attrs": function_attrs, "classes": classes}
 
 
 def _unchanged(live_values, saved_values, _len=len, _all=all, _map=map, _is=is_):
@@ -92,70 +100,115 @@ def _unchanged(live_values, saved_values, _len=len, _all=all, _map=map, _is=is_)
     return _len(live_values) == _len(saved_values) and _all(_map(_is, live_values, saved_values))
 
 
-def _restore_dict(live, saved, saved_keys, saved_values, _unchanged=_unchanged, _list=list,
-                  _values=dict.values, _clear=dict.clear, _update=dict.update):
+def _restore_dict(live, saved, saved_keys, saved_values, displaced, _unchanged=_unchanged, _list=list,
+                  _values=dict.values, _items=dict.items, _clear=dict.clear, _update=dict.update):
     if not (_unchanged(_list(_values(live)), saved_values) and _unchanged(_list(live), saved_keys)):
+        displaced.append(_list(_items(live)))  # kept alive: no learner __del__ runs mid-restore
         _clear(live)
         _update(live, saved)
 
 
-def _restore(pristine, saved_modules, streams, hooks, limit, lists, *, _sys=sys, _unchanged=_unchanged,
-             _restore_dict=_restore_dict, _list=list, _map=map, _zip=zip, _setattr=setattr,
-             _delattr=delattr, _vars=vars, _keys=dict.keys, _update=dict.update):
-    """Bring back the pristine interpreter. Every helper it calls is bound here, as a
-    default, so patching a module cannot blind it (and, once grader.guard is armed,
-    defaults can be neither read nor changed)."""
+def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _gettrace=sys.gettrace,
+             _settrace=sys.settrace, _getprofile=sys.getprofile, _setprofile=sys.setprofile,
+             _setrecursionlimit=sys.setrecursionlimit, _modules=sys.modules, _unchanged=_unchanged,
+             _restore_dict=_restore_dict, _list=list, _map=map, _zip=zip, _type=type, _str=str, _all=all,
+             _is=is_, _items=dict.items, _clear=dict.clear, _update=dict.update, _setattr=setattr,
+             _cdict=type.__dict__["__dict__"].__get__, _get=type(type.__dict__).get,
+             _tset=type.__setattr__, _tdel=type.__delattr__, _gc=(gc.isenabled, gc.disable, gc.enable)):
+    """Bring back the pristine interpreter; returns what learner code had left behind,
+    for the caller to free once this frame, which holds the pristine state, is gone.
+
+    Every function it calls is bound here, as a default, so patching a module (or
+    `sys.gettrace`) cannot blind it or run inside it (and, once grader.guard is armed,
+    defaults can be neither read nor changed). It reads classes and dicts through
+    C-level accessors, frees nothing and collects no garbage while it runs, so no
+    learner `__eq__`, `__hash__`, metaclass or `__del__` runs with its frame on the stack."""
+    displaced = []
+    collecting = _gc[0]()
+    _gc[1]()
     # Put back the hooks that were there (a debugger's, a profiler's), dropping the learner's.
-    if _sys.gettrace() is not hooks[0]:
-        _sys.settrace(hooks[0])
-    if _sys.getprofile() is not hooks[1]:
-        _sys.setprofile(hooks[1])
-    _sys.displayhook, _sys.excepthook = hooks[2], hooks[3]
-    _sys.stdout, _sys.stderr, _sys.stdin = streams
-    _sys.setrecursionlimit(limit)
-    for live, saved in lists:
+    if _gettrace() is not hooks[0]:
+        displaced.append(_gettrace())
+        _settrace(hooks[0])
+    if _getprofile() is not hooks[1]:
+        displaced.append(_getprofile())
+        _setprofile(hooks[1])
+    _setrecursionlimit(limit)
+    for get, put, value in settings:
+        try:
+            if get() != value:
+                put(value)
+        except OSError:  # the directory is gone: nothing to go back to
+            pass
+    for live, saved in lists + pristine["lists"]:
         if not _unchanged(_list(live), saved):
+            displaced.append(_list(live))
             live[:] = saved
-    for live, state, state_keys, state_values in pristine["namespaces"]:
-        _restore_dict(live, state, state_keys, state_values)
+    for live, state, state_keys, state_values in dicts + pristine["namespaces"]:
+        _restore_dict(live, state, state_keys, state_values, displaced)
     functions = pristine["functions"]
     for get, saved, attr in pristine["function_attrs"]:
         if not _unchanged(_list(_map(get, functions)), saved):
             for fn, value in _zip(functions, saved):
                 _setattr(fn, attr, value)
     for cls, saved, saved_keys, saved_values in pristine["classes"]:
-        live = _vars(cls)
+        live = _cdict(cls)  # not vars(cls): a patched metaclass could answer that
         if _unchanged(_list(live.values()), saved_values) and _unchanged(_list(live), saved_keys):
             continue
+        displaced.append(_list(live.items()))
         for key in [k for k in live if k not in saved]:
-            _delattr(cls, key)
+            _tdel(cls, key)
         for key, value in saved.items():
-            if key not in ("__dict__", "__weakref__", "__doc__") and _vars(cls).get(key) is not value:
-                _setattr(cls, key, value)
+            if key not in ("__dict__", "__weakref__", "__doc__") and _get(live, key) is not value:
+                _tset(cls, key, value)
     # Modules imported during the run go; the pristine ones are put back in place.
-    live_modules = _sys.modules
-    for name in _keys(live_modules) - pristine["names"]:
+    # Only str keys stay, so no learner __eq__ or __hash__ runs in a lookup below.
+    entries = _list(_items(_modules))
+    displaced.append(entries)
+    if not _all(_map(_is, _map(_type, _modules), [_str] * len(entries))):
+        _clear(_modules)
+        _update(_modules, {k: v for k, v in entries if _type(k) is _str})
+    for name in _modules.keys() - pristine["names"]:
         if name not in saved_modules:
-            del live_modules[name]
-    if not _unchanged(_list(_map(live_modules.get, pristine["modules"])), pristine["module_list"]):
-        _update(live_modules, pristine["modules"])
+            del _modules[name]
+    if not _unchanged(_list(_map(_modules.get, pristine["modules"])), pristine["module_list"]):
+        _update(_modules, pristine["modules"])
+    if collecting:
+        _gc[2]()
+    return displaced
 
 
-def new_restore(_pristine=[]):  # noqa: B006 - the one pristine capture lives in this default
-    """A restore function for the interpreter as it is now (streams, hooks, loaded
-    modules) over the pristine capture. It takes no arguments: all it needs is bound."""
+def _bind(now, _pristine=[]):  # noqa: B006 - the one pristine capture lives in this default
+    """The sealed restore: `now` (what new_restore read) over the pristine capture.
+    Runs nothing of the learner's, so no frame of learner code ever holds the capture."""
     if not _pristine:
         _pristine.append(_capture())
+
+    def restore(_args=(_pristine[0], *now), _restore=_restore):
+        displaced = _restore(*_args)
+        del _args
+        displaced.clear()  # learner finalizers run here, with no state of the restore on the stack
+    return restore
+
+
+def new_restore(_bind=_bind):
+    """A restore function for the interpreter as it is now (`sys` and its hooks, the
+    import system, the current directory) over the pristine capture. It takes no
+    arguments: all it needs is bound."""
     # the import system as it is now; the bridge's finder is grader.guard's to put back
     finders = [f for f in sys.meta_path if str(type(f).__module__).split(".")[0] not in BRIDGE_ROOTS]
     lists = [(sys.path, list(sys.path)), (sys.path_hooks, list(sys.path_hooks)), (sys.meta_path, finders)]
-    args = (_pristine[0], dict(sys.modules), (sys.stdout, sys.stderr, sys.stdin),
-            (sys.gettrace(), sys.getprofile(), sys.displayhook, sys.excepthook),
-            sys.getrecursionlimit(), lists)
-
-    def restore(_args=args, _restore=_restore):
-        _restore(*_args)
-    restore.streams = args[2]
+    warnings = sys.modules.get("warnings")
+    if type(getattr(warnings, "filters", None)) is list:
+        lists.append((warnings.filters, list(warnings.filters)))
+    # sys's own namespace (streams, hooks, path, modules, its functions) and the finder cache
+    dicts = [_dict_state(sys.__dict__), _dict_state(sys.path_importer_cache)]
+    settings = [(os.getcwd, os.chdir, os.getcwd())]
+    if hasattr(sys, "get_int_max_str_digits"):
+        settings.append((sys.get_int_max_str_digits, sys.set_int_max_str_digits, sys.get_int_max_str_digits()))
+    restore = _bind((dict(sys.modules), (sys.gettrace(), sys.getprofile()), sys.getrecursionlimit(),
+                     lists, dicts, settings))
+    restore.streams = (sys.stdout, sys.stderr, sys.stdin)
     return restore
 
 

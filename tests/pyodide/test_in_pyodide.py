@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ["tests.portable.test_engine_portable", "tests.portable.test_grading_portable"]
+MODULES = ["tests.portable.test_engine_portable", "tests.portable.test_grading_portable",
+           "tests.portable.test_attacks_portable"]
 
 
 def _test_names():
