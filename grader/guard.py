@@ -11,8 +11,9 @@ bridge either. Two layers do it:
    function defaults and code (where the guard keeps its own state), trace,
    profile and monitoring callbacks (they would see the guard's own frames),
    adding audit hooks, and importing the bridge. While the bridge is hidden it
-   also refuses writing, moving or deleting files Python could import later
-   (`.py`, `.pyc`, ...), so no file outlives a run to change a later import.
+   also refuses writing files Python could import (`.py`, `.pyc`, ...; the
+   current directory is on `sys.path`) and moving, deleting or changing the
+   modes of any file, so no file outlives a run to change what a later one imports.
 2. `hide()` / `unhide()` take the bridge out of the interpreter for the length
    of every call from the page: out of `sys.modules`, out of the import system
    and the event loop, and the bridge modules' own namespaces emptied, so no
@@ -70,18 +71,16 @@ def audit(event, args, _blocked=BLOCKED_EVENTS, _get=GUARDED_ATTRIBUTES, _set=SE
         raise _error(f"import {args[0]} is not available in exercises")
     if not _hidden[0]:
         return
+    if event in _files:
+        raise _error(f"{event} is not available in exercises")
     if event == "open":
-        mode, flags = args[1], args[2]
+        mode, flags, path = args[1], args[2], args[0]
         writes = (_type(mode) is _str and ("w" in mode or "a" in mode or "x" in mode or "+" in mode)) or \\
             (_type(flags) is _int and flags & _write_flags)
-        paths = (args[0],) if writes else ()
-    else:
-        paths = args[:2] if event in _files else ()
-    for path in paths:
         if _type(path) is _bytes:
             path = path.decode("utf-8", "replace")
-        if _type(path) is not _int and (_type(path) is not _str or path.endswith(_importable)):
-            raise _error(f"{event} of a file Python could import is not available in exercises")
+        if writes and _type(path) is not _int and (_type(path) is not _str or path.endswith(_importable)):
+            raise _error("writing a file Python could import is not available in exercises")
 
 
 def create_builtin(spec, _original=ORIGINAL_CREATE_BUILTIN, _refused=REFUSED, _error=ImportError):
