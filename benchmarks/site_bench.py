@@ -146,7 +146,7 @@ def main():
             # bare page, cold then warm. Persistent contexts have a real disk cache
             # (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm).
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block")
+                                                           service_workers="block", bypass_csp=True)
             page = context.new_page()
             for key in ("bare_cold", "bare_warm"):
                 page.goto(url + "/bare/")
@@ -156,7 +156,7 @@ def main():
 
             # the floor for (1): the same page with every script file blocked (HTML and CSS only)
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block", viewport=viewport)
+                                                           service_workers="block", bypass_csp=True, viewport=viewport)
             page = context.new_page()
             page.route("**/*.js", lambda route: route.abort())
             page.add_init_script(FIRST_KEY)
@@ -165,7 +165,7 @@ def main():
 
             # the course, cold then warm (the offline precache is measured apart, below)
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block")
+                                                           service_workers="block", bypass_csp=True)
             page = context.new_page()
             page.set_viewport_size(viewport)
             page.add_init_script(FIRST_KEY)
@@ -190,7 +190,7 @@ def main():
             results["pyodide_repeat"].append(pyodide_bytes(sent))
             context.close()
 
-            context = browser.new_context(service_workers="block")
+            context = browser.new_context(service_workers="block", bypass_csp=True)
             page = context.new_page()
             sent.clear()
             page.goto(url + "/")
@@ -200,7 +200,7 @@ def main():
             context.close()
 
         # check latency (warm Python), each exercise of the autograd level, then instant navigation
-        context = browser.new_context()
+        context = browser.new_context(bypass_csp=True)
         page = context.new_page()
         open_cleared(page, url + "/autograd/")
         page.wait_for_function(READY, timeout=60_000)

@@ -104,7 +104,7 @@ def expression_graph(source, values, h=1e-6):
     out.backward()
     checks = {}
     names = list(inputs)
-    point = [values[n] for n in names]
+    point = [inputs[n].data for n in names]
 
     def forward(*xs):
         return evaluate(source, dict(values, **dict(zip(names, xs))))[0].data

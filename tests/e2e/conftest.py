@@ -1,5 +1,7 @@
 """End-to-end fixtures: the built site served locally, Debian's Chromium via Playwright."""
 
+import time
+
 import pytest
 
 from .site_server import build_and_serve
@@ -51,9 +53,20 @@ def page(page):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+def wait_until(page, expression, timeout=60_000):
+    """Poll with page.evaluate: page.wait_for_function compiles its expression with
+    eval(), which the course's CSP (no 'unsafe-eval') refuses, and the tests run
+    under the real CSP."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout} ms waiting for {expression}")
+        page.wait_for_timeout(50)
+
+
 def wait_for_python(page):
     try:
-        page.wait_for_function(PYTHON_READY, timeout=60_000)
-    except Exception:
+        wait_until(page, PYTHON_READY)
+    except TimeoutError:
         state = page.evaluate("window.__coursePython ? [window.__coursePython.state, window.__coursePython.progress] : null")
         raise AssertionError(f"Python did not become ready: {state}") from None

@@ -181,7 +181,7 @@ def test_buttons_say_python_is_loading(page, site):
     fill_blanks(page, ex, *SUB_ANSWER)  # the editor works before Python is there
     ex.get_by_role("button", name="Check (Python is loading)").click()
     expect(ex.locator(".course-result")).to_contain_text("Waiting for Python")
-    page.wait_for_function("1", timeout=1000)
+    page.wait_for_timeout(100)
     for route in release:
         route.continue_()
     page.unroute("**/pyodide.asm.wasm")

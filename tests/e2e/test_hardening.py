@@ -6,13 +6,12 @@ that no page of the course violates."""
 import functools
 import re
 import threading
-import time
 from http.server import ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PYTHON_READY
+from .conftest import PYTHON_READY, wait_until
 from .helpers import LEVEL, check, exercise
 from .site_server import Handler, build_and_serve, header_rules
 
@@ -25,21 +24,12 @@ VIOLATIONS = """
 """
 
 
-def wait_until(page, expression, timeout=60_000):
-    """page.wait_for_function's eval() is refused by the CSP (no 'unsafe-eval'): poll instead."""
-    deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(f"!!({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        page.wait_for_timeout(100)
-
-
 def python_ready(page, timeout=60_000):
     wait_until(page, PYTHON_READY, timeout)
 
 
 def strict_context(browser, **options):
-    """A context that enforces the CSP (conftest's may bypass it for wait_for_function)."""
+    """A context that enforces the CSP and reports every violation."""
     context = browser.new_context(**{"service_workers": "block", "bypass_csp": False, **options})
     context.add_init_script(VIOLATIONS)
     return context
