@@ -4,8 +4,8 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-BUNDLE := site_plugins/runtime/dist/.built
-RUNTIME_SOURCES := $(shell find site_plugins/runtime/src -type f 2>/dev/null) site_plugins/runtime/build.mjs grader/facts.json
+BUNDLE := course_browser/dist/.built
+RUNTIME_SOURCES := $(shell find course_browser -type f -not -path "course_browser/dist/*" 2>/dev/null) course_browser/build.mjs grader/facts.json
 
 .PHONY: help setup serve build test test-fast check lint bench bench-site chromium clean
 
@@ -29,7 +29,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 $(BUNDLE): node_modules/.installed $(RUNTIME_SOURCES)
-	node site_plugins/runtime/build.mjs
+	node course_browser/build.mjs
 	touch $@
 
 setup: $(VENV)/.installed node_modules/.installed $(BUNDLE)
@@ -63,4 +63,4 @@ bench-site: setup chromium
 	NO_MKDOCS_2_WARNING=1 $(PY) benchmarks/site_bench.py
 
 clean:
-	rm -rf site site_plugins/runtime/dist
+	rm -rf site course_browser/dist

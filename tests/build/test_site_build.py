@@ -104,7 +104,7 @@ plugins:
   - course:
       exercises_dir: {exercises_dir}
       pyodide_dir: {ROOT / 'node_modules/pyodide'}
-      runtime_dir: {ROOT / 'site_plugins/runtime/dist'}
+      runtime_dir: {ROOT / 'course_browser/dist'}
 markdown_extensions: [admonition, attr_list]
 """)
     return build(config, tmp_path / "site")

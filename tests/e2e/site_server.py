@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def build_site(target, port):
-    manifest = ROOT / "site_plugins/runtime/dist/manifest.json"
+    manifest = ROOT / "course_browser/dist/manifest.json"
     if not manifest.is_file():
-        raise RuntimeError("The JS bundle is missing: run `make setup` (or `node site_plugins/runtime/build.mjs`).")
+        raise RuntimeError("The JS bundle is missing: run `make setup` (or `node course_browser/build.mjs`).")
     env = {**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/", "NO_MKDOCS_2_WARNING": "1"}
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
                    cwd=ROOT, env=env, check=True)

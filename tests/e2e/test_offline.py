@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from site_plugins.offline import write_service_worker
+from course_build.offline import write_service_worker
 
 from .helpers import answer, check, exercise, replace_code
 from .site_server import build_and_serve
@@ -56,7 +56,7 @@ def test_a_new_build_replaces_the_old_cache(browser, own_site):
     assert len(first) == 1
     index = directory / "index.html"  # a new build: one page changes, so does sw.js
     index.write_text(index.read_text().replace("</article>", "<p>New in this build.</p></article>", 1))
-    write_service_worker(directory, ROOT / "site_plugins/runtime/src/sw.js")
+    write_service_worker(directory, ROOT / "course_browser/sw.js")
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     wait_until(page, f"caches.keys().then(k => k.length === 1 && k[0] !== {first[0]!r})", timeout=120_000)
     page.reload()

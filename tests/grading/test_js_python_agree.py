@@ -1,4 +1,4 @@
-"""The page's verdict (site_plugins/runtime/src/compare.js) and the CLI's
+"""The page's verdict (course_browser/compare.js) and the CLI's
 (grader/compare.py) are the same function: identical JSON for the same grading
 data and report.
 

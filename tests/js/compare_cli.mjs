@@ -2,7 +2,7 @@
 // stdin:  {"data": {id: grading data}, "pairs": [[id, report], ...],
 //          "fmt": [[x, digits], ...], "fmt_pair": [[want, got], ...]}
 // stdout: {"verdicts": [...], "fmt": [...], "fmt_pair": [...]}
-import { fmt, fmtPair, verdict } from "../../site_plugins/runtime/src/compare.js";
+import { fmt, fmtPair, verdict } from "../../course_browser/compare.js";
 
 let text = "";
 process.stdin.setEncoding("utf8");

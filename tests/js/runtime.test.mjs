@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { starsForWork, starsText } from "../../site_plugins/runtime/src/level.js";
-import { parseNumber } from "../../site_plugins/runtime/src/questions.js";
+import { starsForWork, starsText } from "../../course_browser/level.js";
+import { parseNumber } from "../../course_browser/question.js";
 
 test("numbers are read the way people type them", () => {
   for (const [typed, value] of [["-6", -6], ["\u22126", -6], [" -6.0 ", -6], ["+6", 6], ["6,5", 6.5],
@@ -28,15 +28,15 @@ test("stars: shown answers cost stars", () => {
 
 test("the inline draft restore reads progress.js's key and schema", async () => {
   const { readFileSync } = await import("node:fs");
-  const { STORAGE_KEY, SCHEMA_VERSION } = await import("../../site_plugins/runtime/src/progress.js");
-  const inline = readFileSync(new URL("../../site_plugins/runtime/src/drafts.inline.js", import.meta.url), "utf8");
+  const { STORAGE_KEY, SCHEMA_VERSION } = await import("../../course_browser/progress.js");
+  const inline = readFileSync(new URL("../../course_browser/drafts.inline.js", import.meta.url), "utf8");
   assert.ok(inline.includes(`localStorage.getItem("${STORAGE_KEY}")`));
   assert.ok(inline.includes(`saved.version !== ${SCHEMA_VERSION}`));
 });
 
 test("a stop, a timeout or a crash comes out of compare() as python.js wrote it", async () => {
-  const { verdict } = await import("../../site_plugins/runtime/src/compare.js");
-  const { stoppedVerdict } = await import("../../site_plugins/runtime/src/python.js");
+  const { verdict } = await import("../../course_browser/compare.js");
+  const { stoppedVerdict } = await import("../../course_browser/python.js");
   const data = { id: "x", probe: "value", seed: 1, tolerance: { rel: 1e-6, abs: 1e-6 }, groups: [], cases: [], mistakes: [] };
   for (const reason of ["timeout", "stop", "crash"]) {
     const stopped = stoppedVerdict(reason);
@@ -45,7 +45,7 @@ test("a stop, a timeout or a crash comes out of compare() as python.js wrote it"
 });
 
 test("a verdict sent by the worker is not a verdict on the page", async () => {
-  const { verdict } = await import("../../site_plugins/runtime/src/compare.js");
+  const { verdict } = await import("../../course_browser/compare.js");
   const data = { id: "x", probe: "call", seed: 1, tolerance: { rel: 1e-6, abs: 1e-6 }, groups: [{ name: "g" }],
     cases: [{ group: 0, input: {}, text: "f(1)", labels: ["f"], expected: [2] }], mistakes: [] };
   const forged = { status: "passed", passed: true, headline: "Passed", tests: [] };

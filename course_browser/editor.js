@@ -10,7 +10,7 @@ import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/lang
 import { EditorSelection, EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
-import FACTS from "../../../grader/facts.json" with { type: "json" };
+import FACTS from "../grader/facts.json" with { type: "json" };
 
 const BLANK = new RegExp(FACTS.blank.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g");
 

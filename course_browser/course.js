@@ -8,7 +8,7 @@ import { mountTangent } from "./tangent.js";
 import { mountTraining } from "./training.js";
 import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
 import { onProgress, progress } from "./progress.js";
-import { mountQuestion } from "./questions.js";
+import { mountQuestion } from "./question.js";
 import { python, startWhenIdle } from "./runtime.js";
 import { installShortcuts } from "./shortcuts.js";
 import { registerOffline } from "./offline.js";

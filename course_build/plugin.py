@@ -47,14 +47,15 @@ CACHE_HEADERS = """/assets/course/*
 /assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
-RESTORE_DRAFTS = (Path(__file__).parent / "runtime/src/drafts.inline.js").read_text(encoding="utf-8")
+BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
+RESTORE_DRAFTS = (BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 
 class CourseConfig(base.Config):
     exercises_dir = c.Dir(exists=True, default="exercises")
     pyodide_dir = c.Dir(exists=True, default="node_modules/pyodide")
-    runtime_dir = c.Type(str, default="site_plugins/runtime/dist")
+    runtime_dir = c.Type(str, default="course_browser/dist")
     memory_snapshot = c.Type(bool, default=True)  # Pyodide's private snapshot API, for warm boots
 
 
@@ -68,7 +69,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         manifest_path = self.runtime / "manifest.json"
         if not manifest_path.is_file():
             raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
-                              "(npm ci, then node site_plugins/runtime/build.mjs)")
+                              "(npm ci, then node course_browser/build.mjs)")
         self.manifest = json.loads(manifest_path.read_text())
         self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent,
                                     Path(labs.__file__).parent)
@@ -113,7 +114,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
         self.csp_hashes = set()
         (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS)
-        write_service_worker(site, Path(__file__).parent / "runtime/src/sw.js")
+        write_service_worker(site, BROWSER / "sw.js")
         log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
                  len(self.zip_bytes) // 1024)
 
@@ -133,7 +134,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/"}), quote=True)
         head = [f'<meta name="course-runtime" content="{runtime}">']
         if 'class="course-exercise"' in output or 'class="course-lab"' in output:
-            # Python starts while the page is still parsing (see runtime/src/early.js)
+            # Python starts while the page is still parsing (see course_browser/early.js)
             head.append(f"<script>{self.early_start}</script>")
         if 'class="course-exercise"' in output:
             # fetch the editor while the page parses, not after course.js asks for it

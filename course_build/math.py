@@ -17,7 +17,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 FORMULA = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
-RENDERER = Path(__file__).parent / "runtime" / "render-math.mjs"
+RENDERER = Path(__file__).parent / "render-math.mjs"
 
 
 def _source(escaped):

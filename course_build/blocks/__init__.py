@@ -10,7 +10,7 @@
     /// course-map                   the home page's list of levels
 
 Each block emits plain HTML with data-* attributes; the browser runtime
-(site_plugins/runtime) brings them to life. Without JavaScript every text
+(course_browser/) brings them to life. Without JavaScript every text
 still reads in full.
 """
 

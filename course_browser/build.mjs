@@ -18,9 +18,9 @@ mkdirSync(outdir, { recursive: true });
 
 const result = await build({
   entryPoints: {
-    course: join(here, "src/course.js"),
-    worker: join(here, "src/worker.js"),
-    "course-style": join(here, "src/course.css"),
+    course: join(here, "course.js"),
+    worker: join(here, "worker.js"),
+    "course-style": join(here, "course.css"),
   },
   bundle: true,
   splitting: true,
@@ -38,8 +38,8 @@ const result = await build({
   logLevel: "warning",
 });
 
-const entries = { "src/course.js": "course.js", "src/worker.js": "worker.js", "src/course.css": "course.css",
-  "src/editor.js": "editor.js", "src/exercise.js": "exercise.js" };
+const entries = { "course.js": "course.js", "worker.js": "worker.js", "course.css": "course.css",
+  "editor.js": "editor.js", "exercise.js": "exercise.js" };
 const manifest = {};
 for (const [file, info] of Object.entries(result.metafile.outputs)) {
   const source = info.entryPoint && relative(here, resolve(info.entryPoint)).replace(/\\/g, "/");
@@ -47,7 +47,7 @@ for (const [file, info] of Object.entries(result.metafile.outputs)) {
   manifest[entries[source]] = relative(outdir, resolve(file)).replace(/\\/g, "/");
 }
 await build({
-  entryPoints: [join(here, "src/early.js")],
+  entryPoints: [join(here, "early.js")],
   bundle: true,
   format: "iife",
   minify: true,
