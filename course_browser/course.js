@@ -13,6 +13,7 @@ import { python, startWhenIdle } from "./runtime.js";
 import { installShortcuts } from "./shortcuts.js";
 import { registerOffline } from "./offline.js";
 import { mountProgressTools } from "./transfer.js";
+import { el } from "./dom.js";
 
 const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining };
 
@@ -25,13 +26,11 @@ function loadEditor() {
 function showNotices() {
   const box = document.querySelector(".course-notices") || (() => {
     const article = document.querySelector("article") || document.body;
-    const div = document.createElement("div");
-    div.className = "course-notices admonition warning";
-    div.setAttribute("role", "status");
+    const div = el("div", { className: "course-notices admonition warning", role: "status" });
     article.prepend(div);
     return div;
   })();
-  box.replaceChildren(...progress.notices.map((text) => Object.assign(document.createElement("p"), { textContent: text })));
+  box.replaceChildren(...progress.notices.map((text) => el("p", { textContent: text })));
 }
 
 /** Names Material leaves out: its search dialog. */

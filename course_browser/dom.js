@@ -1,19 +1,36 @@
-// Small DOM builders shared by the widgets: real buttons and polite live regions.
+// The DOM builders every widget uses: one element helper, one mount-once guard,
+// real buttons and polite live regions.
+
+/**
+ * Make an element: `el("p", {className: "x", hidden: true, "aria-label": "…"}, child, "text")`.
+ * Keys that are properties of the element (className, textContent, type, value,
+ * hidden, disabled, htmlFor, …) are set as properties; the rest (aria-*, data-*,
+ * role, …) as attributes, where false leaves the attribute out. Children are nodes or strings; null and false are skipped.
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null) continue;
+    if (key in node && !key.includes("-")) node[key] = value;
+    else if (value !== false) node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+/** True the first time a widget's root is seen; false after (Material's instant
+ * navigation and repeated mount passes call every widget's mount again). */
+export function mountOnce(root) {
+  if (root.dataset.mounted) return false;
+  root.dataset.mounted = "true";
+  return true;
+}
 
 export function button(label, className = "") {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = `md-button course-button ${className}`.trim();
-  b.textContent = label;
-  return b;
+  return el("button", { type: "button", className: `md-button course-button ${className}`.trim(), textContent: label });
 }
 
 /** A region whose changes screen readers announce without interrupting. */
 export function liveStatus(tag, className, text = "") {
-  const el = document.createElement(tag);
-  el.className = className;
-  el.setAttribute("role", "status");
-  el.setAttribute("aria-live", "polite");
-  el.textContent = text;
-  return el;
+  return el(tag, { className, role: "status", "aria-live": "polite", textContent: text });
 }

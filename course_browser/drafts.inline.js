@@ -2,11 +2,12 @@
 // script, so it runs while the page parses and again after Material's instant
 // navigation). It puts the learner's saved code into the plain-text editors
 // before the first paint, so early typing lands on their own code, never on a
-// starter that would then overwrite it. Same key and schema as progress.js.
+// starter that would then overwrite it. The plugin fills in the storage key and
+// schema version from grader/facts.json, as progress.js reads them.
 (function () {
   try {
-    var saved = JSON.parse(localStorage.getItem("byoa-progress"));
-    if (!saved || saved.version !== 1 || !saved.code) return;
+    var saved = JSON.parse(localStorage.getItem("__STORAGE_KEY__"));
+    if (!saved || saved.version !== __SCHEMA_VERSION__ || !saved.code) return;
     document.querySelectorAll("textarea.course-draft").forEach(function (draft) {
       var code = saved.code[draft.getAttribute("data-slot")];
       if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;

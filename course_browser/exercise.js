@@ -7,7 +7,7 @@
 // decides the verdict (compare.js), where learner code cannot reach. Nothing the
 // worker sends is trusted but the report that compare() validates.
 import { verdict as compare } from "./compare.js";
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
@@ -56,8 +56,7 @@ async function checkCode(rt, id, code, timeoutMs, onStart) {
 }
 
 export async function mountExercise(root, { level, createEditor }) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!mountOnce(root)) return;
   const { exercise, slot, title } = root.dataset;
   const timeoutMs = Number(root.dataset.timeout || 5) * 1000;
   const hintCount = Number(root.dataset.hints || 0);
@@ -73,15 +72,11 @@ export async function mountExercise(root, { level, createEditor }) {
   const [from, to] = [draft.selectionStart, draft.selectionEnd].map((n) => Math.min(n, doc.length));
   const selection = hadFocus && draft.selectionDirection === "backward" ? { anchor: to, head: from } : { anchor: from, head: to };
 
-  const host = document.createElement("div");
-  host.className = "course-editor";
+  const host = el("div", { className: "course-editor" });
   starterEl.replaceWith(host);
-  const keys = document.createElement("p");
-  keys.className = "course-keys";
-  keys.textContent = KEYS_HELP;
+  const keys = el("p", { className: "course-keys", textContent: KEYS_HELP });
 
-  const bar = document.createElement("div");
-  bar.className = "course-toolbar";
+  const bar = el("div", { className: "course-toolbar" });
   const run = button("Run");
   const check = button("Check", "md-button--primary");
   const stop = button("Stop", "course-stop");
@@ -89,17 +84,12 @@ export async function mountExercise(root, { level, createEditor }) {
   const reset = button("Reset");
   const hint = button("Hint");
   const show = button("Show answer");
-  const loading = document.createElement("span");
-  loading.className = "course-python-status";
+  const loading = el("span", { className: "course-python-status" });
   bar.append(run, check, stop, reset, hint, show, loading);
 
   const result = liveStatus("div", "course-result");
-  const hints = document.createElement("ol");
-  hints.className = "course-hints";
-  hints.setAttribute("aria-label", "Hints");
-  const solution = document.createElement("div");
-  solution.className = "course-solution";
-  solution.hidden = true;
+  const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
+  const solution = el("div", { className: "course-solution", hidden: true });
   host.after(keys, bar, result, hints, solution);
 
   let saveTimer = null;
@@ -184,9 +174,7 @@ export async function mountExercise(root, { level, createEditor }) {
     if (!hintCount) return;
     const data = await exerciseData(exercise);
     if (hintsShown < data.hints.length) {
-      const li = document.createElement("li");
-      li.textContent = data.hints[hintsShown];
-      hints.append(li);
+      hints.append(el("li", { textContent: data.hints[hintsShown] }));
       hintsShown += 1;
     }
     hint.textContent = hintsShown < data.hints.length ? `Hint (${hintsShown} of ${data.hints.length})` : "No more hints";
@@ -199,11 +187,7 @@ export async function mountExercise(root, { level, createEditor }) {
     if (!solution.hidden) return;
     if (!confirm("Show the answer? It is yours to read, but it will not count for stars.")) return;
     const data = await exerciseData(exercise);
-    const head = document.createElement("p");
-    head.textContent = "One correct answer:";
-    const pre = document.createElement("pre");
-    pre.textContent = data.solution;
-    solution.replaceChildren(head, pre);
+    solution.replaceChildren(el("p", { textContent: "One correct answer:" }), el("pre", { textContent: data.solution }));
     solution.hidden = false;
     show.disabled = true;
     progress.update(level, slot, { shown: true });

@@ -1,52 +1,42 @@
 // "The whole graph, alive": any expression drawn as its computation graph, with
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, fmt, svg } from "./graphview.js";
 import { latestCall } from "./runtime.js";
 
 export function mountExpression(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.expression);
   root.querySelector(".course-lab__static")?.remove();
   const values = { ...data.inputs };
 
-  const form = document.createElement("form");
-  form.className = "course-lab__inputs";
-  const exprLabel = document.createElement("label");
-  exprLabel.textContent = "Expression ";
-  const expr = Object.assign(document.createElement("input"), { type: "text", value: data.expr, spellcheck: false });
-  expr.className = "course-question__input course-expression__input";
-  expr.readOnly = !data.editable;
-  exprLabel.append(expr);
+  const form = el("form", { className: "course-lab__inputs" });
+  const expr = el("input", { type: "text", value: data.expr, spellcheck: false, readOnly: !data.editable,
+    className: "course-question__input course-expression__input" });
+  const exprLabel = el("label", {}, "Expression ", expr);
   const draw = button("Draw graph", "md-button--primary");
   draw.type = "submit";
   draw.hidden = !data.editable;
-  const sliders = document.createElement("div");
-  sliders.className = "course-lab__sliders";
+  const sliders = el("div", { className: "course-lab__sliders" });
   form.append(exprLabel, draw, sliders);
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
-  const table = document.createElement("table");
-  table.className = "course-lab__checks";
+  const table = el("table", { className: "course-lab__checks" });
   root.prepend(form, figure, status, table);
 
   function renderSliders() {
     sliders.replaceChildren();
     for (const name of data.variables) {
-      const label = document.createElement("label");
-      const input = Object.assign(document.createElement("input"), { type: "range", min: "-4", max: "4", step: "0.1", value: String(values[name] ?? 1) });
-      input.setAttribute("aria-label", `Input ${name}`);
-      const shown = document.createElement("output");
-      shown.textContent = fmt(Number(input.value));
+      const input = el("input", { type: "range", min: "-4", max: "4", step: "0.1", value: String(values[name] ?? 1),
+        "aria-label": `Input ${name}` });
+      const shown = el("output", { textContent: fmt(Number(input.value)) });
       input.addEventListener("input", () => {
         values[name] = Number(input.value);
         shown.textContent = fmt(values[name]);
         recompute();
       });
-      label.append(`${name} `, input, " ", shown);
-      sliders.append(label);
+      sliders.append(el("label", {}, `${name} `, input, " ", shown));
     }
   }
 
@@ -55,7 +45,7 @@ export function mountExpression(root) {
     status.textContent = `${data.expr} = ${fmt(data.output)}`;
     table.replaceChildren();
     const head = table.createTHead().insertRow();
-    for (const t of ["input", "grad by the engine", "slope by nudging", "match"]) head.append(Object.assign(document.createElement("th"), { textContent: t }));
+    for (const t of ["input", "grad by the engine", "slope by nudging", "match"]) head.append(el("th", { textContent: t }));
     const body = table.createTBody();
     for (const [name, check] of Object.entries(data.checks)) {
       const row = body.insertRow();

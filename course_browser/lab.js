@@ -1,7 +1,7 @@
 // The step-through graph lab: L = (a·b + c)·d, one node at a time.
 // The numbers (forward data and every backward step) come from the reference
 // engine: embedded at build time, recomputed by the worker when an input changes.
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
 import { latestCall } from "./runtime.js";
 
@@ -22,44 +22,29 @@ function planSteps(graph, steps, kids) {
 }
 
 export function mountLab(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.graph);
   const inputs = JSON.parse(root.dataset.inputs);
   let position = 0; // how many plan steps are done
 
   root.querySelector(".course-lab__static")?.remove();
-  const controls = document.createElement("div");
-  controls.className = "course-lab__inputs";
-  const fieldset = document.createElement("fieldset");
-  const legend = document.createElement("legend");
-  legend.textContent = "Inputs";
-  fieldset.append(legend);
+  const fieldset = el("fieldset", {}, el("legend", { textContent: "Inputs" }));
   const fields = {};
   for (const [name, value] of Object.entries(inputs)) {
-    const label = document.createElement("label");
-    const input = document.createElement("input");
-    input.type = "number";
-    input.step = "any";
-    input.value = value;
-    input.setAttribute("aria-label", `Input ${name}`);
-    label.append(`${name} = `, input);
-    fieldset.append(label);
+    const input = el("input", { type: "number", step: "any", value, "aria-label": `Input ${name}` });
+    fieldset.append(el("label", {}, `${name} = `, input));
     fields[name] = input;
   }
-  controls.append(fieldset);
-  const phase = document.createElement("p");
-  phase.className = "course-lab__phase";
-  const bar = document.createElement("div");
-  bar.className = "course-toolbar";
+  const controls = el("div", { className: "course-lab__inputs" }, fieldset);
+  const phase = el("p", { className: "course-lab__phase" });
+  const bar = el("div", { className: "course-toolbar" });
   const main = button("", "md-button--primary course-lab__main");
   const all = button("Run all");
   bar.append(main, all);
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
-  const legendText = document.createElement("p");
-  legendText.className = "course-lab__legend";
-  legendText.textContent = "Values flow forward (left to right). Gradients flow back, times the factor on each edge.";
+  const legendText = el("p", { className: "course-lab__legend",
+    textContent: "Values flow forward (left to right). Gradients flow back, times the factor on each edge." });
   root.prepend(controls, phase, bar, figure, status, legendText);
 
   function draw() {

@@ -1,6 +1,6 @@
 // A level's progress: locked sections, the skip-level quiz, stars, the recap,
 // the level header, and the course map on the home page.
-import { button } from "./dom.js";
+import { button, el, mountOnce } from "./dom.js";
 import { progress, safeUrl } from "./progress.js";
 
 const STAR_COUNT = 3;
@@ -55,10 +55,7 @@ export function evaluateLevel(root, level) {
 }
 
 function lockNotice(text) {
-  const p = document.createElement("p");
-  p.className = "course-lock-notice";
-  p.textContent = text;
-  return p;
+  return el("p", { className: "course-lock-notice", textContent: text });
 }
 
 export function applyLocks(root, level, cleared) {
@@ -82,13 +79,9 @@ export function applyLocks(root, level, cleared) {
 export function renderHeader(root, level, status) {
   const header = root.querySelector(".course-level");
   if (!header) return;
-  if (!header.dataset.mounted) {
-    header.dataset.mounted = "true";
-    const stars = document.createElement("p");
-    stars.className = "course-stars";
-    const text = document.createElement("p");
-    text.className = "course-level__status";
-    text.setAttribute("role", "status");
+  if (mountOnce(header)) {
+    const stars = el("p", { className: "course-stars" });
+    const text = el("p", { className: "course-level__status", role: "status" });
     const reset = button("Reset my progress");
     reset.addEventListener("click", () => {
       if (!confirm("Reset your progress on this level? Your answers, code and stars for it will be forgotten.")) return;
@@ -115,27 +108,18 @@ export function renderCourseMap(root) {
     const url = last && safeUrl(last.url); // relative or http(s) only: never javascript: or data:
     let resume = map.querySelector(".course-resume");
     if (url && !resume) {
-      resume = document.createElement("p");
-      resume.className = "course-resume";
-      const a = document.createElement("a");
-      a.href = url;
-      a.className = "md-button md-button--primary";
-      a.textContent = `Resume: ${last.title}`;
-      resume.append(a);
+      resume = el("p", { className: "course-resume" },
+        el("a", { href: url, className: "md-button md-button--primary", textContent: `Resume: ${last.title}` }));
       map.prepend(resume);
     }
     for (const link of map.querySelectorAll("a[data-level]")) {
       const state = progress.data.levels[link.dataset.level];
       let badge = link.parentElement.querySelector(".course-map__state");
       if (!badge) {
-        badge = document.createElement("span");
-        badge.className = "course-map__state";
+        badge = el("span", { className: "course-map__state" });
         link.after(badge);
         if (link.dataset.sideTrip) {
-          const trip = document.createElement("span");
-          trip.className = "course-map__side-trip";
-          trip.textContent = "Side trip";
-          badge.after(trip);
+          badge.after(el("span", { className: "course-map__side-trip", textContent: "Side trip" }));
         }
       }
       const label = !state || !state.started && !state.cleared ? "Not started"

@@ -13,8 +13,10 @@
 // (answers, unlocks and stars: the union; code: the newer save; a reset: wins over
 // anything older).
 
-export const STORAGE_KEY = "byoa-progress";
-export const SCHEMA_VERSION = 1;
+import FACTS from "../grader/facts.json" with { type: "json" };
+
+export const STORAGE_KEY = FACTS.storage.key;
+export const SCHEMA_VERSION = FACTS.storage.schema_version;
 const listeners = new Set();
 
 function empty() {

@@ -1,5 +1,5 @@
 // Number and choice questions: typed answers are read the way people write them.
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 
 /** "-6", "−6" (Unicode minus), " -6.0 ", "+6", "6,5" -> a number; null when it is not one. */
@@ -16,33 +16,21 @@ export function parseNumber(text) {
 let counter = 0;
 
 export function mountQuestion(root, { level }) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!mountOnce(root)) return;
   const { question: id, kind, answer, explain } = root.dataset;
   const tolerance = Number(root.dataset.tolerance || 1e-3);
   const uid = `course-q-${++counter}`;
   const state = progress.item(level, id);
 
-  const form = document.createElement("form");
-  form.className = "course-question__form";
-  form.noValidate = true;
+  const form = el("form", { className: "course-question__form", noValidate: true });
   let readAnswer;
   let fill;
   if (kind === "choice") {
     const list = root.querySelector(".course-question__choices");
-    const fieldset = document.createElement("fieldset");
-    const legend = document.createElement("legend");
-    legend.className = "course-visually-hidden";
-    legend.textContent = root.querySelector(".course-question__prompt").textContent.trim();
-    fieldset.append(legend);
+    const fieldset = el("fieldset", {}, el("legend", { className: "course-visually-hidden",
+      textContent: root.querySelector(".course-question__prompt").textContent.trim() }));
     for (const li of list.querySelectorAll("li")) {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = uid;
-      input.value = li.dataset.choice;
-      label.append(input, document.createTextNode(` ${li.dataset.choice}`));
-      fieldset.append(label);
+      fieldset.append(el("label", {}, el("input", { type: "radio", name: uid, value: li.dataset.choice }), ` ${li.dataset.choice}`));
     }
     list.replaceWith(fieldset);
     readAnswer = () => {
@@ -53,16 +41,8 @@ export function mountQuestion(root, { level }) {
       for (const input of fieldset.querySelectorAll("input")) input.checked = input.value === value;
     };
   } else {
-    const label = document.createElement("label");
-    label.htmlFor = uid;
-    label.textContent = "Your answer";
-    const input = document.createElement("input");
-    input.id = uid;
-    input.type = "text";
-    input.inputMode = "decimal";
-    input.autocomplete = "off";
-    input.className = "course-question__input";
-    form.append(label, input);
+    const input = el("input", { id: uid, type: "text", inputMode: "decimal", autocomplete: "off", className: "course-question__input" });
+    form.append(el("label", { htmlFor: uid, textContent: "Your answer" }), input);
     readAnswer = () => input.value;
     fill = (value) => { input.value = value; };
   }

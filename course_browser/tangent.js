@@ -1,13 +1,12 @@
 // The derivative as a nudge: f(x) = 3x² − 4x + 5, its tangent at x₀, the slope
 // measured by a central difference (the oracle) next to the engine's gradient.
-import { liveStatus } from "./dom.js";
+import { liveStatus, mountOnce } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { extent, frame, polyline } from "./plots.js";
 import { latestCall } from "./runtime.js";
 
 export function mountTangent(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.tangent);
   root.querySelector(".course-lab__static")?.remove();
 

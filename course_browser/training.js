@@ -1,7 +1,7 @@
 // Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary, and the network itself with a draggable test point.
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
 import { frame, polyline, scale } from "./plots.js";
 import { python } from "./runtime.js";
@@ -12,19 +12,15 @@ const POSITIVE = "#1c4fd6";
 const NEGATIVE = "#d61c1c";
 
 export function mountTraining(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
-  const bar = document.createElement("div");
-  bar.className = "course-toolbar";
+  if (!mountOnce(root)) return;
+  const bar = el("div", { className: "course-toolbar" });
   const train = button(`Train ${STEPS} steps`, "md-button--primary");
-  const progressBar = Object.assign(document.createElement("progress"), { max: STEPS, value: 0 });
-  progressBar.setAttribute("aria-label", "Training progress");
+  const progressBar = el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" });
   bar.append(train, progressBar);
   const status = liveStatus("p", "course-lab__status",
     "Press Train: the network learns in the background, and the loss curve grows as it goes.");
   const lossPlot = svg("svg", { class: "course-plot course-training__loss", role: "img", "aria-label": "Loss curve: not trained yet" });
-  const pictures = document.createElement("div");
-  pictures.className = "course-training__pictures";
+  const pictures = el("div", { className: "course-training__pictures" });
   const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "application", tabindex: "0",
     "aria-label": "Decision boundary. Train first; then drag the test point, or move it with the arrow keys." });
   const network = svg("svg", { class: "course-plot course-training__network", role: "img", "aria-label": "The network: train first" });

@@ -1,27 +1,19 @@
 // Export and import of progress as a file, and "Reset all progress" (course map page).
-import { button, liveStatus } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 
 export function mountProgressTools(root) {
   for (const box of root.querySelectorAll(".course-map")) {
-    if (box.dataset.toolsMounted) continue;
-    box.dataset.toolsMounted = "true";
-    const bar = document.createElement("div");
-    bar.className = "course-toolbar course-progress-tools";
+    if (!mountOnce(box)) continue;
+    const bar = el("div", { className: "course-toolbar course-progress-tools" });
     const message = liveStatus("p", "course-feedback");
     const exportButton = button("Export progress");
     const importButton = button("Import progress");
     const resetButton = button("Reset all progress");
-    const file = document.createElement("input");
-    file.type = "file";
-    file.accept = "application/json,.json";
-    file.hidden = true;
-    file.setAttribute("aria-label", "Progress file to import");
+    const file = el("input", { type: "file", accept: "application/json,.json", hidden: true, "aria-label": "Progress file to import" });
     exportButton.addEventListener("click", () => {
       const blob = new Blob([progress.export()], { type: "application/json" });
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = "autograd-course-progress.json";
+      const a = el("a", { href: URL.createObjectURL(blob), download: "autograd-course-progress.json" });
       document.body.append(a);
       a.click();
       a.remove();

@@ -6,37 +6,34 @@
 //   ✓ / ✗ each check, with its counterexample
 //   the error's traceback, then what the code printed
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
+
+const node = (tag, className, text) => el(tag, { className: className || undefined, textContent: text });
 
 const str = (x) => (typeof x === "string" ? x : "");
 
 function headline(region, strong, summary) {
-  const head = el("p", "course-result__headline");
-  head.append(el("strong", "", strong), document.createTextNode(summary ? ` — ${summary}` : ""));
+  const head = node("p", "course-result__headline");
+  head.append(node("strong", "", strong), document.createTextNode(summary ? ` — ${summary}` : ""));
   region.append(head);
 }
 
 function diagnosis(region, found) {
-  const box = el("div", "course-result__diagnosis");
-  const text = el("p", "");
-  text.append(el("strong", "", "Known mistake: "), document.createTextNode(str(found.message)));
+  const box = node("div", "course-result__diagnosis");
+  const text = node("p", "");
+  text.append(node("strong", "", "Known mistake: "), document.createTextNode(str(found.message)));
   box.append(text);
   region.append(box);
 }
 
 function tests(region, list) {
-  const ul = el("ul", "course-result__tests");
+  const ul = node("ul", "course-result__tests");
   ul.setAttribute("aria-label", "Checks");
   for (const test of list) {
-    const item = el("li", test.passed ? "is-pass" : "is-fail");
-    item.append(el("span", "course-result__mark", test.passed ? "✓ " : "✗ "));
-    item.append(el("span", "course-result__name", str(test.name)));
-    if (test.message) item.append(el("span", "course-result__message", str(test.message)));
+    const item = node("li", test.passed ? "is-pass" : "is-fail");
+    item.append(node("span", "course-result__mark", test.passed ? "✓ " : "✗ "));
+    item.append(node("span", "course-result__name", str(test.name)));
+    if (test.message) item.append(node("span", "course-result__message", str(test.message)));
     ul.append(item);
   }
   region.append(ul);
@@ -45,13 +42,13 @@ function tests(region, list) {
 function output(region, verdict) {
   const error = verdict.error;
   if (error && typeof error === "object" && error.traceback) {
-    region.append(el("pre", "course-result__error", str(error.traceback)));
+    region.append(node("pre", "course-result__error", str(error.traceback)));
   }
   const stdout = str(verdict.stdout);
   if (stdout) {
-    const out = el("div", "course-result__output");
-    out.append(el("p", "course-result__label", "Output"));
-    out.append(el("pre", "", stdout + (verdict.stdout_truncated === true
+    const out = node("div", "course-result__output");
+    out.append(node("p", "course-result__label", "Output"));
+    out.append(node("pre", "", stdout + (verdict.stdout_truncated === true
       ? "\n[output truncated: only the first 20,000 characters are shown]" : "")));
     region.append(out);
   }

@@ -28,6 +28,7 @@ import grader
 import labs
 from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
+from grader.facts import STORAGE
 
 from . import csp
 from .blocks import CourseBlocksExtension
@@ -48,7 +49,9 @@ CACHE_HEADERS = """/assets/course/*
   Cache-Control: public, max-age=31536000, immutable
 """
 BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
-RESTORE_DRAFTS = (BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
+RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
+                  .replace("__STORAGE_KEY__", STORAGE["key"])
+                  .replace("__SCHEMA_VERSION__", str(STORAGE["schema_version"])))
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 

@@ -26,12 +26,15 @@ test("stars: shown answers cost stars", () => {
   assert.equal(starsText(2), "★★☆");
 });
 
-test("the inline draft restore reads progress.js's key and schema", async () => {
+test("progress.js and the inline draft restore take the key and schema from facts.json", async () => {
   const { readFileSync } = await import("node:fs");
   const { STORAGE_KEY, SCHEMA_VERSION } = await import("../../course_browser/progress.js");
+  const facts = JSON.parse(readFileSync(new URL("../../grader/facts.json", import.meta.url), "utf8"));
+  assert.equal(STORAGE_KEY, facts.storage.key);
+  assert.equal(SCHEMA_VERSION, facts.storage.schema_version);
   const inline = readFileSync(new URL("../../course_browser/drafts.inline.js", import.meta.url), "utf8");
-  assert.ok(inline.includes(`localStorage.getItem("${STORAGE_KEY}")`));
-  assert.ok(inline.includes(`saved.version !== ${SCHEMA_VERSION}`));
+  assert.ok(inline.includes('localStorage.getItem("__STORAGE_KEY__")'), "the plugin fills the key in");
+  assert.ok(inline.includes("saved.version !== __SCHEMA_VERSION__"), "the plugin fills the version in");
 });
 
 test("a stop, a timeout or a crash comes out of compare() as python.js wrote it", async () => {
