@@ -88,7 +88,7 @@ export class PythonRuntime extends EventTarget {
       call.started = true;
       if (!call.background) this.learnerRunStarted = true;
       if (call.timeoutMs) call.timer = setTimeout(() => this.stop(call.id, "timeout"), call.timeoutMs);
-      call.onStart && call.onStart();
+      call.onStart?.();
       return;
     }
     if (msg.type === "result") {

@@ -71,7 +71,7 @@ async function savedSnapshot(key, expected) {
 
 async function startPython(loadPyodide, indexURL, snapshotLookup) {
   const found = await snapshotLookup;
-  if (found && found.bytes) {
+  if (found?.bytes) {
     try {
       return { py: await loadPyodide({ indexURL, _loadSnapshot: found.bytes }), mode: "snapshot", hashMs: found.hashMs };
     } catch {
@@ -79,7 +79,7 @@ async function startPython(loadPyodide, indexURL, snapshotLookup) {
       return { py: await loadPyodide({ indexURL }), mode: "fallback" };
     }
   }
-  if (found && found.rejected) {
+  if (found?.rejected) {
     post({ type: "snapshot-rejected", reason: found.rejected });
     return { py: await loadPyodide({ indexURL }), mode: "fallback" };
   }
@@ -167,7 +167,7 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot, snapshot
       unpackAndImport: done - loaded, snapshotHash: booted.hashMs || 0 };
     post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer, kept });
   } catch (error) {
-    post({ type: "boot-failed", error: String(error && error.message || error) });
+    post({ type: "boot-failed", error: String(error?.message || error) });
     throw error;
   }
 }
@@ -193,6 +193,6 @@ async function handleCall({ id, fn, args }) {
   } catch (error) {
     const pythonError = pyodide && error instanceof pyodide.ffi.PythonError;
     if (!pythonError) reportedFatal = true;
-    post({ type: "result", id, ok: false, error: String(error && error.message || error), fatal: !pythonError });
+    post({ type: "result", id, ok: false, error: String(error?.message || error), fatal: !pythonError });
   }
 }

@@ -113,7 +113,7 @@ def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _
              _setrecursionlimit=sys.setrecursionlimit, _modules=sys.modules, _unchanged=_unchanged,
              _restore_dict=_restore_dict, _list=list, _map=map, _zip=zip, _type=type, _str=str, _all=all,
              _is=is_, _items=dict.items, _clear=dict.clear, _update=dict.update, _setattr=setattr,
-             _cdict=type.__dict__["__dict__"].__get__, _get=type(type.__dict__).get,
+             _cdict=type.__dict__["__dict__"].__get__, _get=type(type.__dict__).get,  # noqa: B008 - bound once, before learner code
              _tset=type.__setattr__, _tdel=type.__delattr__, _gc=(gc.isenabled, gc.disable, gc.enable)):
     """Bring back the pristine interpreter; returns what learner code had left behind,
     for the caller to free once this frame, which holds the pristine state, is gone.

@@ -1,6 +1,6 @@
 """Engine checks that need neither pytest nor torch.
 
-pytest collects them under CPython, and tests/pyodide/runner.mjs runs the very
+pytest collects them under CPython, and tests/pyodide/run_tests.mjs runs the very
 same functions inside Pyodide (Python 3.14, the browser's interpreter).
 """
 
