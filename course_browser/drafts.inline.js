@@ -4,13 +4,13 @@
 // before the first paint, so early typing lands on their own code, never on a
 // starter that would then overwrite it. The plugin fills in the storage key and
 // schema version from grader/facts.json, as progress.js reads them.
-(function () {
+(() => {
   try {
-    var saved = JSON.parse(localStorage.getItem("__STORAGE_KEY__"));
+    const saved = JSON.parse(localStorage.getItem("__STORAGE_KEY__"));
     if (!saved || saved.version !== __SCHEMA_VERSION__ || !saved.code) return;
-    document.querySelectorAll("textarea.course-draft").forEach(function (draft) {
-      var code = saved.code[draft.getAttribute("data-slot")];
+    for (const draft of document.querySelectorAll("textarea.course-draft")) {
+      const code = saved.code[draft.getAttribute("data-slot")];
       if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;
-    });
-  } catch (e) { /* no storage: progress.js explains it once the page is up */ }
+    }
+  } catch { /* no storage: progress.js explains it once the page is up */ }
 })();
