@@ -28,8 +28,10 @@ export function mountExpression(root) {
   function renderSliders() {
     sliders.replaceChildren();
     for (const name of data.variables) {
-      const input = el("input", { type: "range", min: "-4", max: "4", step: "0.1", value: String(values[name] ?? 1),
-        "aria-label": `Input ${name}` });
+      // wide enough for the value the page starts from (the chain rule's c = 10), never narrower than ±4
+      const reach = Math.max(4, Math.ceil(Math.abs(data.inputs[name] ?? 0) * 1.5));
+      const input = el("input", { type: "range", min: String(-reach), max: String(reach), step: "0.1",
+        value: String(values[name] ?? 1), "aria-label": `Input ${name}` });
       const shown = el("output", { textContent: fmt(Number(input.value)) });
       input.addEventListener("input", () => {
         values[name] = Number(input.value);

@@ -56,8 +56,8 @@ def lab_graph(a, b, c, d):
     return level_graph.level_graph(float(a), float(b), float(c), float(d))
 
 
-def tangent(x0, h):
-    return tangent_lab.tangent(float(x0), float(h))
+def tangent(x0, h, function="quadratic"):
+    return tangent_lab.tangent(float(x0), float(h), str(function) if function in tangent_lab.FUNCTIONS else "quadratic")
 
 
 def expression(source, values):

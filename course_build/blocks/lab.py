@@ -51,7 +51,7 @@ class Lab(Block):
     ARGUMENT = True
     OPTIONS = {
         "a": (2, type_number), "b": (3, type_number), "c": (1, type_number), "d": (-2, type_number),
-        "x0": (3, type_number), "h": (1e-6, type_number),
+        "x0": (3, type_number), "h": (0.1, type_number),
         "expr": ("(a*b + b**2) * c.tanh()", type_string),
         "values": ({}, type_values),
         "editable": (True, type_boolean),
@@ -78,8 +78,9 @@ class Lab(Block):
     def _build_tangent(self, el):
         data = tangent.tangent(self.options["x0"], self.options["h"])
         el.set("data-tangent", json.dumps(data))
-        _table(el, ("x₀", "f(x₀)", "slope by nudging", "engine's gradient"),
-               [(f"{data['x0']:g}", f"{data['y0']:g}", f"{data['numeric']:.6f}", f"{data['engine']:g}")])
+        _table(el, ("h", "central difference", "one-sided difference", "engine's gradient"),
+               [(f"{row['h']:g}", f"{row['central']:.6f}", f"{row['forward']:.6f}", f"{data['engine']:g}")
+                for row in data["errors"]])
 
     def _build_expression(self, el):
         source = self.options["expr"]

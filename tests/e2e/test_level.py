@@ -97,6 +97,7 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     lab.get_by_label("Input c").fill("10")  # recomputed by the engine in the worker
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"L: data −32, grad 1"), timeout=20_000)
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad −6"))
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 16"))
 
     expect(question(page, "dl-da")).to_be_hidden()
     expect(page.get_by_text("Answer the question above to unlock").first).to_be_visible()
@@ -104,6 +105,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
     expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
+    expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
+    expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
 
     ex = exercise(page, "mul-backward")
     fill_blanks(page, ex, MUL_ANSWER)

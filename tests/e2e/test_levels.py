@@ -21,7 +21,7 @@ LEVELS = {
     "nudges": [("q", "slope-at-3", "12", "14"), ("x", "central-difference")],
     "chain-rule": [("q", "pesos", "5", "6"), ("q", "dl-dd-square", "4", "8"),
                    ("q", "dl-da-square", "24", "−24"), ("x", "chain-by-hand")],
-    "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"),
+    "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"), ("q", "backward-twice", "-12", "−24"),
                    ("q", "why-zero-grad", "To free memory", "Because gradients add up across backward passes")],
     "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "relu-backward"), ("x", "pow-backward"),
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward")],
@@ -69,11 +69,25 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
 def test_tangent_lab_measures_in_the_worker(page, site):
     page.goto(f"{site}/nudges/")
     lab = page.locator(".course-lab[data-lab='tangent']")
-    expect(lab.get_by_role("status")).to_contain_text("slope by nudging 14.000000, the engine's gradient 14")
+    expect(lab.get_by_role("status")).to_contain_text(
+        "At x₀ = 3 with h = 0.1: central 14.000000 (error 0), one-sided 14.300000 (error 0.3), the engine's gradient 14.")
     wait_for_python(page)
     lab.get_by_label("Nudge size h").select_option("1")
     lab.get_by_label("x₀, where to measure the slope").fill("1")
-    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 1: slope by nudging 2.000000, the engine's gradient 2")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 1 with h = 1: central 2.000000 (error 0), one-sided 5.000000 (error 3)")
+    lab.get_by_label("Function").select_option("cubic")
+    expect(lab.get_by_role("status")).to_contain_text("one-sided 7.000000 (error 4), the engine's gradient 3.")
+    rows = lab.locator("table tbody tr")
+    expect(rows).to_have_count(4)
+    expect(rows.nth(1)).to_have_text(re.compile(r"0\.1\s*0\.01\s*0\.31"))
+    # the tangent line stays inside the plot at the left edge (the parabola falls steeply there)
+    lab.get_by_label("Function").select_option("quadratic")
+    lab.get_by_label("x₀, where to measure the slope").fill("-1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = −1 with h = 1: central −10.000000")
+    box = lab.locator("svg.course-plot").bounding_box()
+    line = lab.locator(".course-plot__tangent").bounding_box()
+    assert line["x"] >= box["x"] - 1 and line["y"] >= box["y"] - 1
+    assert line["x"] + line["width"] <= box["x"] + box["width"] + 1 and line["y"] + line["height"] <= box["y"] + box["height"] + 1
 
 
 def test_expression_lab_draws_any_expression(page, site):
@@ -118,3 +132,12 @@ def test_training_level_trains_and_draws(page, site):
     expect(answer(page, "trained-class", "−1")).to_contain_text("Not yet")
     expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
+
+
+def test_chain_rule_sliders_reach_the_values_the_page_asks_for(page, site):
+    page.goto(f"{site}/chain-rule/")
+    lab = page.locator(".course-lab[data-lab='expression']")
+    slider = lab.get_by_label("Input c")
+    expect(slider).to_have_value("10")
+    assert float(slider.get_attribute("max")) >= 10
+    expect(lab.locator(".course-lab__status")).to_contain_text("= 16")

@@ -1,0 +1,163 @@
+"""Every worked number in the levels' prose is the engine's number.
+
+Each number question's answer is recomputed here with the reference engine (or,
+where the page speaks of the learner's own engine, with the exercise's
+solution), and a number question that this file does not know fails the test:
+a new worked number cannot slip in unchecked. Worked numbers in running text
+are checked the same way, by the exact words the page uses.
+"""
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import MLP, Value, finite_difference
+from labs.tangent import STEPS, tangent
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+QUESTION = re.compile(r"^/// question \| (?P<id>[\w-]+)\n(?P<options>(?:    .*\n)*)", re.M)
+
+
+def learner_engine():
+    """The Value class a learner has after solving `backward-tail` (its solution)."""
+    source = (ROOT / "exercises/backward-tail/solution.py").read_text().split("\ndef grads")[0]
+    namespace = {}
+    exec(compile(source, "backward-tail/solution.py", "exec"), namespace)  # noqa: S102 - our own file
+    return namespace["Value"]
+
+
+def level_graph(a, b, c, d, engine=Value, passes=1, fresh=False):
+    """L = (a·b + c)·d, the autograd level's graph; returns the leaves' grads."""
+    a, b, c, d = (engine(float(x)) for x in (a, b, c, d))
+    loss = None
+    for _ in range(passes):
+        if loss is None or fresh:
+            loss = (a * b + c) * d
+        loss.backward()
+    return {"a": a.grad, "b": b.grad, "c": c.grad, "d": d.grad, "L": loss.data}
+
+
+def grad_of(fn, **inputs):
+    values = {name: Value(float(x)) for name, x in inputs.items()}
+    out = fn(**values)
+    out.backward()
+    return {name: v.grad for name, v in values.items()}
+
+
+def chain_square(a, b, c):
+    """L = d², d = a·b + c: the chain-rule level's example."""
+    a, b, c = Value(a), Value(b), Value(c)
+    d = a * b + c
+    loss = d * d
+    loss.backward()
+    return {"d": d.grad, "a": a.grad, "d_value": d.data}
+
+
+def nudge_errors(function, h):
+    row = next(r for r in tangent(3.0, h, function)["errors"] if r["h"] == h)
+    return [row["forward_error"], row["central_error"]]
+
+
+def trained_class(point=(1.5, 1.5)):
+    """The training lab's run (120 steps, as course_browser/training.js asks), then one point."""
+    from labs.training import Run
+    run = Run()
+    run.train(120)
+    return "+1" if run.model.layer_outputs(list(point))[-1][0] >= 0 else "−1"
+
+
+def parameter_count():
+    return len(MLP(2, [8, 8, 1]).parameters())
+
+
+# question id -> the engine's answer
+ANSWERS = {
+    "slope-at-3": lambda: round(finite_difference(lambda x: 3 * x**2 - 4 * x + 5, [3.0], 0)),
+    "pesos": lambda: 3 * 2,
+    "dl-dd-square": lambda: chain_square(2.0, -3.0, 10.0)["d"],
+    "dl-da-square": lambda: chain_square(2.0, -3.0, 10.0)["a"],
+    "quiz-dl-da": lambda: level_graph(2, 3, 1, -2)["a"],
+    "dl-dd": lambda: level_graph(2, 3, 1, -2)["d"],
+    "dl-da": lambda: level_graph(2, 3, 1, -2)["a"],
+    "dl-dd-c10": lambda: level_graph(2, 3, 10, -2)["d"],
+    "quiz-square": lambda: grad_of(lambda x: x * x, x=3)["x"],
+    "square": lambda: grad_of(lambda x: x * x, x=3)["x"],
+    "diamond-grad": lambda: grad_of(lambda a: a + a, a=3)["a"],
+    "backward-twice": lambda: level_graph(2, 3, 1, -2, engine=learner_engine(), passes=2)["a"],
+    "pow-at-2": lambda: grad_of(lambda x: x**3, x=2)["x"],
+    "alive-c-grad": lambda: grad_of(lambda a, b, c: (a * b + b**2) * c.tanh(), a=2, b=-3, c=0.5)["c"],
+    "parameter-count": parameter_count,
+}
+
+# (page, the words it uses with {} for each number, the engine's numbers)
+PROSE = [
+    ("chain-rule.md", "d = a·b + c = {:g}", lambda: [chain_square(2.0, -3.0, 10.0)["d_value"]]),
+    ("autograd.md", "L goes from {:g} to {:g}, and only ∂L/∂d changes, from {:g} to {:g}",
+     lambda: [level_graph(2, 3, 1, -2)["L"], level_graph(2, 3, 10, -2)["L"],
+              level_graph(2, 3, 1, -2)["d"], level_graph(2, 3, 10, -2)["d"]]),
+    ("autograd.md", "The gradients of a, b and c ({:g}, {:g}, {:g}) stay put",
+     lambda: [level_graph(2, 3, 10, -2)[k] for k in "abc"]),
+    ("accumulate.md", "one pass gives `a.grad` $= {:g}$", lambda: [level_graph(2, 3, 1, -2)["a"]]),
+    ("accumulate.md", "and `a.grad` is ${:g}$, the sum of both passes",
+     lambda: [level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"]]),
+    ("accumulate.md", "to a, on top of the {:g} from the first pass", lambda: [level_graph(2, 3, 1, -2)["a"]]),
+    ("nudges.md", "with $h = 0.1$ the one-sided nudge is off by {:.2g}, the central one by\n{:.2g}.",
+     lambda: nudge_errors("cubic", 0.1)),
+    ("nudges.md", "with $h = 0.01$, the one-sided slope\n    is off by {:.1g} and the central one by {:.1g}.",
+     lambda: nudge_errors("cubic", 0.01)),
+    ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
+     lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
+]
+
+
+def number_questions():
+    for page in sorted(DOCS.glob("*.md")):
+        for match in QUESTION.finditer(page.read_text(encoding="utf-8")):
+            options = dict(line.strip().split(": ", 1) for line in match["options"].splitlines() if ": " in line)
+            if options.get("kind", "number") == "number":
+                yield page.name, match["id"], options
+
+
+def test_every_number_question_is_checked_against_the_engine():
+    unknown = [f"{page}: {qid}" for page, qid, _ in number_questions() if qid not in ANSWERS]
+    assert unknown == [], "add each to ANSWERS with the engine's computation"
+
+
+@pytest.mark.parametrize(("page", "qid", "options"), list(number_questions()), ids=lambda x: x if isinstance(x, str) else "")
+def test_question_answer_is_the_engines(page, qid, options):
+    expected = ANSWERS[qid]()
+    tolerance = float(options.get("tolerance", 1e-3))
+    answer = float(options["answer"].strip("\"'").replace("−", "-"))
+    assert math.isclose(answer, expected, abs_tol=tolerance), f"{page} {qid}: the page says {answer}, the engine {expected}"
+
+
+def _minus(text):
+    return text.replace("-", "−")
+
+
+@pytest.mark.parametrize(("page", "words", "numbers"), PROSE, ids=[f"{p}:{w[:30]}" for p, w, _ in PROSE])
+def test_worked_numbers_in_prose_are_the_engines(page, words, numbers):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    values = [int(v) if float(v).is_integer() and "{:d}" in words else v for v in numbers()]
+    sentence = words.format(*values)
+    assert sentence in text or _minus(sentence) in text, f"{page} should say: {sentence!r}"
+
+
+def test_the_nudge_errors_the_nudges_page_describes():
+    """Exact central difference and 3h one-sided error on the parabola; on the cubic,
+    errors that shrink like h (one-sided) and like h² (central)."""
+    for h in STEPS:
+        forward, central = nudge_errors("quadratic", h)
+        assert central < 1e-9 and math.isclose(forward, 3 * h, rel_tol=1e-6)
+    (f1, c1), (f2, c2) = nudge_errors("cubic", 0.1), nudge_errors("cubic", 0.01)
+    assert 9 < f1 / f2 < 11 and 99 < c1 / c2 < 101
+
+
+def test_the_trained_networks_class_is_the_pages_answer():
+    text = (DOCS / "train.md").read_text(encoding="utf-8")
+    block = text[text.index("/// question | trained-class"):]
+    answer = re.search(r'answer: "(.+?)"', block)[1]
+    assert trained_class() == answer
