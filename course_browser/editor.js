@@ -1,10 +1,14 @@
 // The code editor: CodeMirror 6, composed from its own extensions.
 // Loaded only on pages that have an exercise (a split chunk of course.js).
 //
-// Keys: Enter keeps the indent · Tab indents · Esc then Tab leaves the editor
-// (CodeMirror's tab-focus mode) · Ctrl/Cmd+Enter checks.
+// Keys: Enter is always a new line (keeping the indent), never "take the suggestion"
+// · Tab takes an open suggestion, else indents · arriving by Tab, Tab moves on until
+// the learner types (no tab trap) · Esc then Tab leaves the editor (CodeMirror's
+// tab-focus mode) · Ctrl/Cmd+Enter checks. Long lines scroll sideways: wrapping
+// would break the indentation that Python reads.
 import { basicSetup } from "codemirror";
-import { indentWithTab } from "@codemirror/commands";
+import { acceptCompletion } from "@codemirror/autocomplete";
+import { indentWithTab, insertNewlineAndIndent } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { EditorSelection, EditorState, Prec } from "@codemirror/state";
@@ -47,6 +51,18 @@ const materialTheme = EditorView.theme({
   ".cm-activeLineGutter": { backgroundColor: "transparent", fontWeight: "700" },
 });
 
+/** Arriving by Tab (keyboard navigation), Tab and Shift+Tab move on, as for any other
+ * field; the first other key makes Tab indent again. */
+let lastKeyWasTab = false;
+addEventListener("keydown", (event) => { lastKeyWasTab = event.key === "Tab"; }, true);
+const noTabTrap = Prec.highest(EditorView.domEventHandlers({
+  focus(_event, view) { view.setTabFocusMode(lastKeyWasTab); },
+  keydown(event, view) {
+    if (!["Tab", "Escape", "Shift", "Control", "Alt", "Meta"].includes(event.key)) view.setTabFocusMode(false);
+    return false; // the key itself still does what it does
+  },
+}));
+
 /** `selection` ({anchor, head}) carries the cursor over from the plain-text editor. */
 export function createEditor(parent, { doc, selection, label, onChange, onCheck }) {
   const view = new EditorView({
@@ -55,16 +71,20 @@ export function createEditor(parent, { doc, selection, label, onChange, onCheck 
       doc,
       selection: selection ? EditorSelection.single(selection.anchor, selection.head) : undefined,
       extensions: [
-        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onCheck(); return true; } }])),
+        Prec.highest(keymap.of([
+          { key: "Mod-Enter", run: () => { onCheck(); return true; } },
+          { key: "Enter", run: insertNewlineAndIndent },
+          { key: "Tab", run: acceptCompletion },
+        ])),
         basicSetup,
         keymap.of([indentWithTab]),
         indentUnit.of("    "),
         python(),
         syntaxHighlighting(materialHighlight),
         materialTheme,
-        EditorView.lineWrapping, // no sideways scrolling, on phones included
+        noTabTrap,
         blankMarks,
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }), // tabindex: axe sees the scroller holds a tab stop
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),
       ],
     }),

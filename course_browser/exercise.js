@@ -7,12 +7,14 @@
 // decides the verdict (compare.js), where learner code cannot reach. Nothing the
 // worker sends is trusted but the report that compare() validates.
 import { verdict as compare } from "./compare.js";
+import { answerView, hintContent } from "./answer.js";
+import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
 
-const KEYS_HELP = "Enter keeps the indent · Tab indents · Esc then Tab leaves the editor · Ctrl/⌘ + Enter checks";
+const KEYS_HELP = "Tab from outside moves past the editor · once you type, Tab indents · Esc then Tab leaves · Ctrl/⌘ + Enter checks";
 const publicData = new Map();
 const gradingData = new Map();
 
@@ -90,7 +92,8 @@ export async function mountExercise(root, { level, createEditor }) {
   const result = liveStatus("div", "course-result");
   const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
   const solution = el("div", { className: "course-solution", hidden: true });
-  host.after(keys, bar, result, hints, solution);
+  host.before(keys); // read before the editor takes the keyboard
+  host.after(bar, result, hints, solution);
 
   let saveTimer = null;
   const editor = createEditor(host, {
@@ -160,8 +163,9 @@ export async function mountExercise(root, { level, createEditor }) {
   run.addEventListener("click", () => execute("run"));
   check.addEventListener("click", () => execute("check"));
   stop.addEventListener("click", () => rt.stop(null, "stop"));
-  reset.addEventListener("click", () => {
-    if (!confirm("Reset this exercise to its starting code? Your changes will be lost.")) return;
+  reset.addEventListener("click", async () => {
+    if (!await confirmDialog("Reset this exercise?", "Your changes will be lost: the editor goes back to the starting code.",
+      "Reset the code")) return;
     editor.setCode(starter);
     progress.saveCode(slot, starter);
     result.replaceChildren();
@@ -173,21 +177,25 @@ export async function mountExercise(root, { level, createEditor }) {
   hint.addEventListener("click", async () => {
     if (!hintCount) return;
     const data = await exerciseData(exercise);
-    if (hintsShown < data.hints.length) {
-      hints.append(el("li", { textContent: data.hints[hintsShown] }));
-      hintsShown += 1;
-    }
+    if (hintsShown >= data.hints.length) return;
+    // the last hint spells the answer out: it counts like Show answer, so ask first
+    const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
+    if (last && !await confirmDialog("See the last hint?", "It gives the answer away, so it counts like Show answer: no stars for this exercise.",
+      "Show the last hint")) return;
+    hints.append(el("li", {}, hintContent(data.hints[hintsShown])));
+    hintsShown += 1;
     hint.textContent = hintsShown < data.hints.length ? `Hint (${hintsShown} of ${data.hints.length})` : "No more hints";
     hint.disabled = hintsShown >= data.hints.length;
-    progress.update(level, slot, { hints: Math.max(hintsShown, hintState.hints || 0) });
+    progress.update(level, slot, { hints: Math.max(hintsShown, hintState.hints || 0), ...(last ? { shown: true } : {}) });
   });
   if (!hintCount) hint.hidden = true;
 
   show.addEventListener("click", async () => {
     if (!solution.hidden) return;
-    if (!confirm("Show the answer? It is yours to read, but it will not count for stars.")) return;
+    if (!await confirmDialog("Show the answer?", "It is yours to read, but this exercise will not count for stars.",
+      "Show the answer")) return;
     const data = await exerciseData(exercise);
-    solution.replaceChildren(el("p", { textContent: "One correct answer:" }), el("pre", { textContent: data.solution }));
+    solution.replaceChildren(...answerView(starter, data.solution));
     solution.hidden = false;
     show.disabled = true;
     progress.update(level, slot, { shown: true });

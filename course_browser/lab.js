@@ -62,7 +62,6 @@ export function mountLab(root) {
     const out = graph.nodes[graph.nodes.length - 1];
     const finished = position >= plan.length;
     main.textContent = finished ? "Start over" : plan[position].label;
-    all.disabled = finished;
     phase.textContent = grads ? "Forward ▸ Backward: now backward" : "Forward ▸ Backward: now forward";
     if (!active) status.textContent = `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
     else if (active.kind === "forward") {

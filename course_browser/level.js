@@ -1,5 +1,6 @@
 // A level's progress: locked sections, the skip-level quiz, stars, the recap,
 // the level header, and the course map on the home page.
+import { confirmDialog } from "./dialog.js";
 import { button, el, mountOnce } from "./dom.js";
 import { progress, safeUrl } from "./progress.js";
 
@@ -83,8 +84,9 @@ export function renderHeader(root, level, status) {
     const stars = el("p", { className: "course-stars" });
     const text = el("p", { className: "course-level__status", role: "status" });
     const reset = button("Reset my progress");
-    reset.addEventListener("click", () => {
-      if (!confirm("Reset your progress on this level? Your answers, code and stars for it will be forgotten.")) return;
+    reset.addEventListener("click", async () => {
+      if (!await confirmDialog("Reset this level?", "Your answers, code and stars on this level will be forgotten.",
+        "Reset this level")) return;
       resetLevel(root, level);
       location.reload();
     });

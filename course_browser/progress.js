@@ -206,6 +206,7 @@ class Progress {
   code(slot) { return this.data.code[slot]; }
 
   saveCode(slot, text) {
+    if (this.replaced) return false; // a reset or an import is waiting for the page to reload
     this.data.code[slot] = text;
     this.data.codeTimes = this.data.codeTimes || {};
     this.data.codeTimes[slot] = Date.now();
@@ -214,6 +215,7 @@ class Progress {
 
   /** Forget a level and the code of its exercises (`slots`), in every tab. */
   resetLevel(level, slots) {
+    this.replaced = true;
     const now = Date.now();
     this.data.levels[level] = { items: {}, cleared: false, stars: 0, via: "", resetAt: now };
     this.data.codeTimes = this.data.codeTimes || {};
@@ -225,6 +227,7 @@ class Progress {
   }
 
   reset() {
+    this.replaced = true;
     this.data = { ...empty(), resetAt: Date.now() };
     this.written = null;
     try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
@@ -244,6 +247,7 @@ class Progress {
     for (const level of Object.values(data.levels)) level.resetAt = past(level.resetAt);
     for (const slot of Object.keys(data.codeTimes || {})) data.codeTimes[slot] = past(data.codeTimes[slot]);
     if (data.last) data.last.at = past(data.last.at);
+    this.replaced = true;
     this.data = { ...data, resetAt: now }; // replaces this browser's progress, in every tab
     this.written = null;
     try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }

@@ -1,4 +1,5 @@
 // Number and choice questions: typed answers are read the way people write them.
+import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 
@@ -92,8 +93,8 @@ export function mountQuestion(root, { level }) {
     }
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });
-  show.addEventListener("click", () => {
-    if (!confirm("Show the answer? It will not count for stars.")) return;
+  show.addEventListener("click", async () => {
+    if (!await confirmDialog("Show the answer?", "It will not count for stars.", "Show the answer")) return;
     fill(answer);
     progress.update(level, id, { solved: true, shown: true, answer });
     markSolved(`The answer is ${answer}. ${explain || ""}`.trim());

@@ -1,12 +1,14 @@
 // `?` opens a dialog listing the keyboard shortcuts (not while typing).
-import { button } from "./dom.js";
+import { openDialog } from "./dialog.js";
+import { el } from "./dom.js";
 
 const SHORTCUTS = [
   ["?", "Show this list"],
   ["Tab / Shift+Tab", "Move between buttons, fields and editors"],
   ["Ctrl+Enter (⌘+Enter on Mac)", "Check the code in the editor"],
   ["Enter, in an editor", "New line, keeping the indent"],
-  ["Tab, in an editor", "Indent"],
+  ["Tab, in an editor", "Indent, once you have typed in it (arriving by Tab, Tab moves on)"],
+  ["Ctrl+Space, in an editor", "Suggest a completion; Tab takes it"],
   ["Esc, then Tab", "Leave the editor"],
   ["Enter, in an answer field", "Check the answer"],
   ["Space or Enter, on a button", "Press it"],
@@ -14,36 +16,18 @@ const SHORTCUTS = [
   ["P / N", "Previous / next page"],
 ];
 
-let dialog = null;
-
-function build() {
-  dialog = document.createElement("dialog");
-  dialog.className = "course-shortcuts";
-  dialog.setAttribute("aria-labelledby", "course-shortcuts-title");
-  const h = document.createElement("h2");
-  h.id = "course-shortcuts-title";
-  h.textContent = "Keyboard shortcuts";
-  const table = document.createElement("table");
-  for (const [keys, what] of SHORTCUTS) {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.scope = "row";
-    const kbd = document.createElement("kbd");
-    kbd.textContent = keys;
-    th.append(kbd);
-    const td = document.createElement("td");
-    td.textContent = what;
-    tr.append(th, td);
-    table.append(tr);
-  }
-  const close = button("Close");
-  close.addEventListener("click", () => dialog.close());
-  dialog.append(h, table, close);
-  document.body.append(dialog);
-}
+let open = false;
 
 function typing(target) {
   return target instanceof Element && !!target.closest("input, textarea, select, [contenteditable='true'], .cm-editor");
+}
+
+function showShortcuts() {
+  open = true;
+  const rows = SHORTCUTS.map(([keys, what]) => el("tr", {}, el("th", { scope: "row" }, el("kbd", { textContent: keys })),
+    el("td", { textContent: what })));
+  openDialog({ title: "Keyboard shortcuts", body: [el("table", {}, el("tbody", {}, rows))], className: "course-shortcuts" })
+    .then(() => { open = false; });
 }
 
 export function installShortcuts() {
@@ -51,10 +35,8 @@ export function installShortcuts() {
   globalThis.__courseShortcuts = true;
   document.addEventListener("keydown", (event) => {
     if (event.key !== "?" || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    if (!dialog || !dialog.isConnected) build();
-    if (dialog.open) return;
     event.preventDefault();
     event.stopPropagation();
-    dialog.showModal();
+    if (!open) showShortcuts();
   }, true);
 }

@@ -1,4 +1,5 @@
 // Export and import of progress as a file, and "Reset all progress" (course map page).
+import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 
@@ -22,7 +23,7 @@ export function mountProgressTools(root) {
     });
     importButton.addEventListener("click", () => file.click());
     file.addEventListener("change", async () => {
-      const chosen = file.files && file.files[0];
+      const chosen = file.files?.[0];
       if (!chosen) return;
       try {
         progress.import(await chosen.text());
@@ -32,8 +33,9 @@ export function mountProgressTools(root) {
         message.textContent = `Could not import: ${error.message}`;
       }
     });
-    resetButton.addEventListener("click", () => {
-      if (!confirm("Reset all your progress in this course? Answers, code and stars on every level will be forgotten.")) return;
+    resetButton.addEventListener("click", async () => {
+      if (!await confirmDialog("Reset all progress?", "Answers, code and stars on every level of this course will be forgotten.",
+        "Reset all progress")) return;
       progress.reset();
       location.reload();
     });

@@ -51,6 +51,14 @@ def answer(page, qid, value):
     return q.locator(".course-feedback")
 
 
+def confirm(page, button):
+    """Press `button` in the course's own confirmation dialog (a <dialog>, not the browser's)."""
+    dialog = page.locator("dialog.course-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name=button, exact=True).click()
+    expect(dialog).to_have_count(0)
+
+
 def open_level(page, site):
     page.goto(site + LEVEL)
     wait_for_python(page)

@@ -7,7 +7,17 @@ from playwright.sync_api import expect
 from grader import catalog
 from grader.grading import data_for
 
-from .helpers import SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, check, exercise, fill_blanks, open_level, replace_code
+from .helpers import (
+    SUB_ANSWER,
+    TAIL_ANSWER,
+    TAIL_FORWARD,
+    check,
+    confirm,
+    exercise,
+    fill_blanks,
+    open_level,
+    replace_code,
+)
 
 
 def groups(exercise_id):
@@ -150,13 +160,31 @@ def test_reset_hint_and_show_answer(page, site):
     open_level(page, site)
     ex = exercise(page, "quiz-sub-backward")
     fill_blanks(page, ex, "self.grad += 7")
-    ex.get_by_role("button", name="Reset", exact=True).click()  # the confirm dialog is accepted
+    ex.get_by_role("button", name="Reset", exact=True).click()
+    confirm(page, "Reset the code")
     expect(ex.locator(".cm-blank")).to_have_count(2)
-    ex.get_by_role("button", name="Hint", exact=True).click()
-    expect(ex.get_by_role("list", name="Hints").locator("li")).to_have_count(1)
+    hint = ex.get_by_role("button", name=re.compile("^Hint"))
+    hints = ex.get_by_role("list", name="Hints").locator("li")
+    hint.click()
+    expect(hints).to_have_count(1)
     expect(ex.get_by_role("button", name=re.compile("Hint \\(1 of 3\\)"))).to_be_visible()
+    hint.click()
+    expect(hints).to_have_count(2)
+    # the last hint is the answer: it asks first, and cancelling shows nothing
+    hint.click()
+    confirm(page, "Cancel")
+    expect(hints).to_have_count(2)
+    hint.click()
+    confirm(page, "Show the last hint")
+    expect(hints).to_have_count(3)
+    expect(hints.nth(2).locator("code").first).to_have_text("self.grad += out.grad")  # backticks become code
+    expect(hints.nth(2)).not_to_contain_text("`")
     ex.get_by_role("button", name="Show answer").click()
-    expect(ex.locator(".course-solution")).to_contain_text("other.grad -= out.grad")
+    confirm(page, "Show the answer")
+    marked = ex.locator(".course-answer .is-written")
+    expect(marked).to_have_count(2)
+    expect(marked.nth(1)).to_contain_text("other.grad -= out.grad")
+    expect(ex.locator(".course-answer")).to_contain_text("def __sub__")  # the whole file, as code
 
 
 def test_run_shows_output_as_text(page, site):

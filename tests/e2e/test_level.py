@@ -12,6 +12,7 @@ from .helpers import (
     TAIL_ANSWER,
     answer,
     check,
+    confirm,
     exercise,
     fill_blanks,
     open_level,
@@ -136,7 +137,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
 def test_shown_answers_do_not_count_for_the_quiz(page, site):
     open_level(page, site)
     q = question(page, "quiz-dl-da")
-    q.get_by_role("button", name="Show answer").click()  # the confirm dialog is accepted
+    q.get_by_role("button", name="Show answer").click()
+    confirm(page, "Show the answer")
     expect(q.get_by_label("Your answer")).to_have_value("-6")
     expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
     for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-backward-tail", "backward-tail")]:
@@ -154,8 +156,63 @@ def test_shortcuts_dialog_opens_with_question_mark(page, site):
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("Esc, then Tab")
+    expect(dialog.get_by_role("button", name="Close")).to_be_focused()
+    # themed: inside Material's container, in the page's palette, not the browser's default white box
+    assert dialog.evaluate("d => !!d.closest('.md-container') && d.classList.contains('md-typeset')")
     page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    expect(dialog).to_have_count(0)
+    assert page.evaluate("() => document.activeElement === document.body || !!document.activeElement.closest('.md-content, body')")
+
+
+def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, "self.grad += 7")
+    page.wait_for_timeout(400)  # the editor saves as you type
+    page.get_by_role("button", name="Reset my progress").click()
+    confirm(page, "Cancel")
+    page.reload()
+    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_contain_text("self.grad += 7")
+    page.get_by_role("button", name="Reset my progress").click()
+    with page.expect_navigation():
+        confirm(page, "Reset this level")
+    # the page's unload handler must not save the old code back
+    expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(2)
+    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).not_to_contain_text("self.grad += 7")
+
+
+def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    editor = ex.locator(".cm-content")
+    tab_to(page, editor)
+    page.keyboard.press("Tab")  # arrived by Tab: Tab moves on, no indent typed
+    expect(editor).not_to_be_focused()
+    page.wait_for_timeout(500)  # an edit would be saved by now
+    assert page.evaluate("(JSON.parse(localStorage.getItem('byoa-progress')) || {code: {}}).code['quiz-sub-backward']") is None
+    page.keyboard.press("Shift+Tab")
+    expect(editor).to_be_focused()
+    page.keyboard.press("End")  # typing something: now Tab indents
+    page.keyboard.press("Tab")
+    expect(editor).to_be_focused()
+    # the keys help sits above the editor, in view when the editor is reached
+    assert ex.locator(".course-keys").evaluate("(k) => k.compareDocumentPosition(k.nextElementSibling) & 4") > 0
+
+
+def test_enter_is_a_new_line_even_with_a_suggestion_open(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-backward-tail")
+    editor = ex.locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.type("topo")  # a name the editor offers to complete
+    expect(page.locator(".cm-tooltip-autocomplete")).to_be_visible()
+    lines = ex.locator(".cm-line")
+    before = lines.count()
+    page.keyboard.press("Enter")
+    expect(lines).to_have_count(before + 1)
+    expect(ex.locator(".cm-line").nth(before - 1)).to_have_text("topo")  # not completed to a longer name
 
 
 def test_without_javascript_every_text_still_reads(browser, site):

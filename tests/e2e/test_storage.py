@@ -4,7 +4,7 @@ import json
 
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, answer, question
+from .helpers import LEVEL, answer, confirm, question
 
 
 def test_storage_disabled_leaves_the_site_working(browser, site):
@@ -53,7 +53,8 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     assert data["levels"]["autograd"]["items"]["quiz-square"]["solved"] is True
 
     with page.expect_navigation():
-        page.get_by_role("button", name="Reset all progress").click()  # confirm is accepted
+        page.get_by_role("button", name="Reset all progress").click()
+        confirm(page, "Reset all progress")
     page.goto(site + LEVEL)
     expect(question(page, "quiz-square").locator(".course-feedback")).to_be_empty()
 
