@@ -11,7 +11,7 @@ RUNTIME_SOURCES := $(shell find course_browser -type f -not -path "course_browse
 
 help:
 	@echo "make serve   set up and serve the course at http://127.0.0.1:8000"
-	@echo "make test    set up (chromium included) and run every test"
+	@echo "make test    set up (chromium included), lint, and run every test"
 	@echo "make check   prove every exercise and kill every mutant of its learner-written lines"
 	@echo "make lint    ruff (Python) and Biome (JS)"
 	@echo "make build   build the static site into site/"
@@ -50,7 +50,7 @@ lint: $(VENV)/.installed node_modules/.installed
 	$(PY) -m ruff check .
 	npx --no-install biome lint
 
-test: setup chromium
+test: setup chromium lint
 	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest
 
 test-fast: setup

@@ -57,7 +57,7 @@ function whenNearView(elements, fn, alsoWhen) {
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) if (entry.isIntersecting) run(entry.target);
   }, { rootMargin: "400px 0px" });
-  pending.forEach((el) => observer.observe(el));
+  for (const el of pending) observer.observe(el);
   alsoWhen.then(async () => {
     for (const el of [...pending]) { run(el); await yieldToBrowser(); }
   });
@@ -99,11 +99,11 @@ async function mount() {
   const exercises = root.querySelectorAll(".course-exercise");
   // A page with code or a lab started Python from its <head> (early.js); this adopts it.
   if (exercises.length || root.querySelector(".course-lab")) python()?.start();
-  root.querySelectorAll(".course-question").forEach((el) => mountQuestion(el, { level }));
+  for (const el of root.querySelectorAll(".course-question")) mountQuestion(el, { level });
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();
   if (exercises.length) upgradeEditors(exercises, level);
-  root.querySelectorAll(".course-lab").forEach((el) => (LABS[el.dataset.lab] || mountLab)(el));
+  for (const el of root.querySelectorAll(".course-lab")) (LABS[el.dataset.lab] || mountLab)(el);
   renderCourseMap(root);
   mountProgressTools(root);
   registerOffline();

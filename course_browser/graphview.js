@@ -67,7 +67,7 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
   }
   for (const n of graph.nodes) {
     const { x, y } = pos(n.id);
-    const g = svg("g", { class: "course-lab__node" + (active === n.id ? " is-active" : "") });
+    const g = svg("g", { class: `course-lab__node${active === n.id ? " is-active" : ""}` });
     g.append(svg("rect", { x, y, width: W, height: H, rx: 8 }));
     g.append(svg("text", { x: x + 8, y: y + 17, class: "course-lab__name" }, formula(n, graph, lay.children)));
     g.append(svg("text", { x: x + 8, y: y + 36 }, `data ${computed.has(n.id) ? fmt(n.data) : "?"}`));

@@ -95,7 +95,7 @@ export function mountLab(root) {
     }
     try {
       const fresh = await call("lab_graph", values);
-      if (!fresh || !fresh.graph) return;
+      if (!fresh?.graph) return;
       data = fresh;
       draw();
     } catch (error) {

@@ -64,14 +64,14 @@ export function applyLocks(root, level, cleared) {
     const open = cleared || progress.item(level, section.dataset.after).solved;
     section.classList.toggle("is-locked", !open);
     for (const child of section.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !open;
-    let notice = section.querySelector(":scope > .course-lock-notice");
+    const notice = section.querySelector(":scope > .course-lock-notice");
     if (!open && !notice) section.prepend(lockNotice("🔒 Answer the question above to unlock"));
     if (open && notice) notice.remove();
   }
   for (const recap of root.querySelectorAll(".course-recap")) {
     recap.classList.toggle("is-locked", !cleared);
     for (const child of recap.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !cleared;
-    let notice = recap.querySelector(":scope > .course-lock-notice");
+    const notice = recap.querySelector(":scope > .course-lock-notice");
     if (!cleared && !notice) recap.prepend(lockNotice("🔒 The recap opens once you clear the level: pass the short test, or answer every question and exercise."));
     if (cleared && notice) notice.remove();
   }
@@ -128,7 +128,7 @@ export function renderCourseMap(root) {
         : state.cleared ? `Cleared ${starsText(state.stars)}` : "In progress";
       badge.textContent = label;
       badge.dataset.state = !state ? "new" : state.cleared ? "cleared" : "started";
-      if (state && state.cleared) badge.setAttribute("aria-label", `Cleared, ${state.stars} of ${STAR_COUNT} stars`);
+      if (state?.cleared) badge.setAttribute("aria-label", `Cleared, ${state.stars} of ${STAR_COUNT} stars`);
     }
   }
 }

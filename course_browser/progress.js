@@ -18,6 +18,7 @@ import FACTS from "../grader/facts.json" with { type: "json" };
 export const STORAGE_KEY = FACTS.storage.key;
 export const SCHEMA_VERSION = FACTS.storage.schema_version;
 const listeners = new Set();
+const announce = (event) => { for (const fn of listeners) fn(event); };
 
 function empty() {
   return { version: SCHEMA_VERSION, levels: {}, code: {} };
@@ -177,7 +178,7 @@ class Progress {
 
   notify(text) {
     if (!this.notices.includes(text)) this.notices.push(text);
-    listeners.forEach((fn) => fn({ notice: text }));
+    announce({ notice: text });
   }
 
   level(id) {
@@ -194,13 +195,13 @@ class Progress {
   update(level, id, changes) {
     Object.assign(this.item(level, id), changes);
     this.save();
-    listeners.forEach((fn) => fn({ level, id }));
+    announce({ level, id });
   }
 
   setLevel(level, changes) {
     Object.assign(this.level(level), changes);
     this.save();
-    listeners.forEach((fn) => fn({ level }));
+    announce({ level });
   }
 
   code(slot) { return this.data.code[slot]; }
@@ -230,9 +231,9 @@ class Progress {
     this.replaced = true;
     this.data = { ...empty(), resetAt: Date.now() };
     this.written = null;
-    try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
+    try { this.store?.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
     this.save();
-    listeners.forEach((fn) => fn({ reset: true }));
+    announce({ reset: true });
   }
 
   export() {
@@ -250,9 +251,9 @@ class Progress {
     this.replaced = true;
     this.data = { ...data, resetAt: now }; // replaces this browser's progress, in every tab
     this.written = null;
-    try { this.store && this.store.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
+    try { this.store?.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
     this.save();
-    listeners.forEach((fn) => fn({ reset: true }));
+    announce({ reset: true });
   }
 }
 

@@ -48,11 +48,13 @@ export function mountTraining(root) {
     const sx = scale([xs[0], xs.at(-1)], [0, size]);
     const sy = scale([ys[0], ys.at(-1)], [size, 0]);
     const cw = size / (xs.length - 1), ch = size / (ys.length - 1);
-    ys.forEach((yv, j) => xs.forEach((xv, i) => {
-      const v = z[j][i];
-      boundary.append(svg("rect", { x: sx(xv) - cw / 2, y: sy(yv) - ch / 2, width: cw + 0.5, height: ch + 0.5,
-        fill: v >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
-    }));
+    for (const [j, yv] of ys.entries()) {
+      for (const [i, xv] of xs.entries()) {
+        const v = z[j][i];
+        boundary.append(svg("rect", { x: sx(xv) - cw / 2, y: sy(yv) - ch / 2, width: cw + 0.5, height: ch + 0.5,
+          fill: v >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
+      }
+    }
     points.forEach(([px, py], k) => {
       boundary.append(labels[k] > 0
         ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, fill: POSITIVE, stroke: "#000" })
@@ -71,15 +73,21 @@ export function mountTraining(root) {
     const colX = (i) => 30 + i * ((width - 60) / (layers.length - 1));
     const rowY = (j, n) => height / 2 + (j - (n - 1) / 2) * Math.min(34, (height - 30) / n);
     const maxW = Math.max(...net.weights.flat(2).map(Math.abs), 1e-9);
-    net.weights.forEach((layer, li) => layer.forEach((ws, j) => ws.forEach((w, k) => {
-      network.append(svg("line", { x1: colX(li), y1: rowY(k, layers[li].length), x2: colX(li + 1), y2: rowY(j, layers[li + 1].length),
-        stroke: w >= 0 ? POSITIVE : NEGATIVE, "stroke-width": (0.3 + 3 * Math.abs(w) / maxW).toFixed(2), "stroke-opacity": 0.7 }));
-    })));
-    layers.forEach((acts, li) => acts.forEach((a, j) => {
-      const strength = li === 0 ? Math.min(1, Math.abs(a) / 3) : Math.abs(a);
-      network.append(svg("circle", { cx: colX(li), cy: rowY(j, acts.length), r: 10, stroke: "currentColor",
-        fill: a >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.1 + 0.9 * strength).toFixed(2), class: "course-training__neuron" }));
-    }));
+    for (const [li, layer] of net.weights.entries()) {
+      for (const [j, ws] of layer.entries()) {
+        for (const [k, w] of ws.entries()) {
+          network.append(svg("line", { x1: colX(li), y1: rowY(k, layers[li].length), x2: colX(li + 1), y2: rowY(j, layers[li + 1].length),
+            stroke: w >= 0 ? POSITIVE : NEGATIVE, "stroke-width": (0.3 + 3 * Math.abs(w) / maxW).toFixed(2), "stroke-opacity": 0.7 }));
+        }
+      }
+    }
+    for (const [li, acts] of layers.entries()) {
+      for (const [j, a] of acts.entries()) {
+        const strength = li === 0 ? Math.min(1, Math.abs(a) / 3) : Math.abs(a);
+        network.append(svg("circle", { cx: colX(li), cy: rowY(j, acts.length), r: 10, stroke: "currentColor",
+          fill: a >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.1 + 0.9 * strength).toFixed(2), class: "course-training__neuron" }));
+      }
+    }
     const out = layers.at(-1)[0];
     const verdict = `The test point (${fmt(net.input[0])}, ${fmt(net.input[1])}) gets output ${fmt(out)}: class ${out >= 0 ? "+1" : "−1"}.`;
     readout.textContent = verdict;
@@ -128,7 +136,7 @@ export function mountTraining(root) {
       const losses = [];
       while (losses.length < STEPS) {
         const chunk = await rt.call("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
-        if (!chunk || !chunk.losses) throw new Error("training was interrupted");
+        if (!chunk?.losses) throw new Error("training was interrupted");
         losses.push(...chunk.losses);
         progressBar.value = losses.length;
         status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1))}`;
