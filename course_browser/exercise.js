@@ -90,6 +90,13 @@ export async function mountExercise(root, { level, createEditor }) {
   bar.append(run, check, stop, reset, hint, show, loading);
 
   const result = liveStatus("div", "course-result");
+  if (progress.item(level, slot).solved) {
+    // after a reload: the ✓ and the last result stay (the details come back with the next Check)
+    root.classList.add("is-solved");
+    result.dataset.state = "passed";
+    result.replaceChildren(el("p", { className: "course-result__headline" },
+      el("strong", { textContent: "✓ Passed" }), " — on an earlier visit. Your code is kept; Check again to see every check."));
+  }
   const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
   const solution = el("div", { className: "course-solution", hidden: true });
   host.before(keys); // read before the editor takes the keyboard
@@ -149,6 +156,7 @@ export async function mountExercise(root, { level, createEditor }) {
       if (mode === "check") {
         const item = progress.item(level, slot);
         if (verdict.passed === true && !item.solved) progress.update(level, slot, { solved: true });
+        root.classList.toggle("is-solved", verdict.passed === true || item.solved === true);
         root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed === true } }));
       }
     } catch (error) {

@@ -2,6 +2,7 @@
 // the level header, and the course map on the home page.
 import { confirmDialog } from "./dialog.js";
 import { button, el, mountOnce } from "./dom.js";
+import { svg } from "./graphview.js";
 import { progress, safeUrl } from "./progress.js";
 
 const STAR_COUNT = 3;
@@ -55,25 +56,45 @@ export function evaluateLevel(root, level) {
     workSolved: work.filter((el) => info(el).solved).length };
 }
 
+// Material's own lock icon (material/lock-outline.svg from the theme's bundled set):
+// an emoji lock shows as an empty box where no emoji font is installed.
+const LOCK_PATH = "M12 17a2 2 0 0 1-2-2c0-1.11.89-2 2-2a2 2 0 0 1 2 2 2 2 0 0 1-2 2m6 3V10H6v10zm0-12a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V10c0-1.11.89-2 2-2h1V6a5 5 0 0 1 5-5 5 5 0 0 1 5 5v2zm-6-5a3 3 0 0 0-3 3v2h6V6a3 3 0 0 0-3-3";
+
 function lockNotice(text) {
-  return el("p", { className: "course-lock-notice", textContent: text });
+  const icon = svg("svg", { viewBox: "0 0 24 24", class: "course-lock-icon", "aria-hidden": "true", focusable: "false" });
+  icon.append(svg("path", { d: LOCK_PATH }));
+  return el("p", { className: "course-lock-notice" }, icon, ` ${text}`);
+}
+
+/** What opens a locked section, in the learner's words: the question or the exercise above. */
+function unlockText(root, after) {
+  const exercise = root.querySelector(`.course-exercise[data-slot="${CSS.escape(after)}"]`);
+  return exercise ? "Pass the exercise above to open the next section." : "Answer the question above to open the next section.";
+}
+
+function setNotice(box, text) {
+  const notice = box.querySelector(":scope > .course-lock-notice");
+  if (!text) notice?.remove();
+  else if (!notice) box.prepend(lockNotice(text));
 }
 
 export function applyLocks(root, level, cleared) {
+  // Only the first locked section says what opens it; the ones after it stay quiet
+  // (one notice, not a stack of identical ones).
+  let noticeShown = false;
   for (const section of root.querySelectorAll(".course-locked")) {
     const open = cleared || progress.item(level, section.dataset.after).solved;
     section.classList.toggle("is-locked", !open);
     for (const child of section.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !open;
-    const notice = section.querySelector(":scope > .course-lock-notice");
-    if (!open && !notice) section.prepend(lockNotice("🔒 Answer the question above to unlock"));
-    if (open && notice) notice.remove();
+    const visible = !section.parentElement.closest(".course-locked.is-locked");
+    const speak = !open && visible && !noticeShown;
+    setNotice(section, speak ? unlockText(root, section.dataset.after) : null);
+    if (speak) noticeShown = true;
   }
   for (const recap of root.querySelectorAll(".course-recap")) {
     recap.classList.toggle("is-locked", !cleared);
     for (const child of recap.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !cleared;
-    const notice = recap.querySelector(":scope > .course-lock-notice");
-    if (!cleared && !notice) recap.prepend(lockNotice("🔒 The recap opens once you clear the level: pass the short test, or answer every question and exercise."));
-    if (cleared && notice) notice.remove();
+    setNotice(recap, cleared ? null : "The recap opens once you clear the level: pass the short test, or answer every question and exercise.");
   }
 }
 
@@ -98,30 +119,94 @@ export function renderHeader(root, level, status) {
   header.querySelector(".course-level__status").textContent = status.cleared
     ? `Level cleared${status.via === "quiz" ? " through the short test" : ""}. Every section is open.`
     : `${status.workSolved} of ${status.workTotal} questions and exercises done.`;
+  renderCompletion(root, header, status);
+}
+
+/** The next page, as Material's footer links it. */
+function nextPage() {
+  const link = document.querySelector("a.md-footer__link--next");
+  if (!link) return null;
+  const title = link.querySelector(".md-ellipsis")?.textContent.trim() || link.getAttribute("aria-label") || "Next";
+  return { href: link.href, title: title.replace(/^Next:\s*/, "") };
+}
+
+/** A cleared level says so at its end, with its stars and a way on to the next level;
+ * the header offers the same way on. */
+function renderCompletion(root, header, status) {
+  const next = nextPage();
+  let box = root.querySelector(".course-complete");
+  if (!status.cleared) {
+    box?.remove();
+    header.querySelector(".course-level__next")?.remove();
+    return;
+  }
+  const stars = `${starsText(status.stars)} (${status.stars} of ${STAR_COUNT} stars)`;
+  if (!box) {
+    box = el("section", { className: "course-complete admonition success", "aria-label": "Level cleared" });
+    (root.querySelector(".course-recap") || root.querySelector(".course-level").parentElement.lastElementChild).after(box);
+  }
+  box.replaceChildren(
+    el("p", { className: "admonition-title", textContent: "Level cleared" }),
+    el("p", { textContent: `You cleared this level${status.via === "quiz" ? " through the short test" : ""}: ${stars}.` }),
+    next ? el("p", {}, el("a", { href: next.href, className: "md-button md-button--primary", textContent: `Next: ${next.title}` })) : "",
+  );
+  if (next && !header.querySelector(".course-level__next")) {
+    header.append(el("a", { href: next.href, className: "md-button course-level__next", textContent: `Next: ${next.title}` }));
+  }
 }
 
 function resetLevel(root, level) {
   progress.resetLevel(level, [...root.querySelectorAll(".course-exercise")].map((el) => el.dataset.slot));
 }
 
+/** Where to go on: the level last visited if it isn't cleared yet, else the first
+ * level after it (in the map's order, wrapping round) that isn't. */
+function resumeTarget(map) {
+  const last = progress.data.last;
+  if (!last) return null;
+  const links = [...map.querySelectorAll("a[data-level]")];
+  const cleared = (link) => !!progress.data.levels[link.dataset.level]?.cleared;
+  const at = links.findIndex((link) => link.dataset.level === last.level);
+  if (at >= 0 && !cleared(links[at])) {
+    const url = safeUrl(last.url); // relative or http(s) only: never javascript: or data:
+    return url ? { url, title: cleanTitle(last.title), level: last.level, verb: "Resume" } : null;
+  }
+  const start = at >= 0 ? at + 1 : 0;
+  for (let k = 0; k < links.length; k++) {
+    const link = links[(start + k) % links.length];
+    if (!cleared(link)) return { url: link.href, title: link.textContent.trim(), level: link.dataset.level, verb: "Next" };
+  }
+  return null; // every level cleared
+}
+
+/** A heading's text without the "¶" permalink Material adds to it. */
+function cleanTitle(text) {
+  return String(text || "").replace(/\s*¶\s*$/, "").trim();
+}
+
 export function renderCourseMap(root) {
   for (const map of root.querySelectorAll(".course-map")) {
-    const last = progress.data.last;
-    const url = last && safeUrl(last.url); // relative or http(s) only: never javascript: or data:
-    let resume = map.querySelector(".course-resume");
-    if (url && !resume) {
-      resume = el("p", { className: "course-resume" },
-        el("a", { href: url, className: "md-button md-button--primary", textContent: `Resume: ${last.title}` }));
-      map.prepend(resume);
+    const target = resumeTarget(map);
+    map.querySelector(".course-resume")?.remove();
+    if (target) {
+      map.prepend(el("p", { className: "course-resume" },
+        el("a", { href: target.url, className: "md-button md-button--primary", textContent: `${target.verb}: ${target.title}` })));
     }
     for (const link of map.querySelectorAll("a[data-level]")) {
+      const here = progress.data.last?.level === link.dataset.level;
+      link.parentElement.classList.toggle("is-current", here);
+      if (here) link.setAttribute("aria-current", "step");
+      else link.removeAttribute("aria-current");
+      const mark = link.parentElement.querySelector(".course-map__here");
+      if (here && !mark) link.before(el("span", { className: "course-map__here", textContent: "You were here: " }));
+      if (!here) mark?.remove();
       const state = progress.data.levels[link.dataset.level];
       let badge = link.parentElement.querySelector(".course-map__state");
       if (!badge) {
         badge = el("span", { className: "course-map__state" });
         link.after(badge);
-        if (link.dataset.sideTrip) {
-          badge.after(el("span", { className: "course-map__side-trip", textContent: "Side trip" }));
+        if (link.dataset.skipTest) {
+          badge.after(el("span", { className: "course-map__skip-test", textContent: "Skip test inside" }));
         }
       }
       const label = !state || !state.started && !state.cleared ? "Not started"
@@ -152,7 +237,7 @@ export function mountLevel(root) {
     scope.dataset.courseLevelBound = "true";
     scope.addEventListener("course:checked", refresh);
   }
-  rememberVisit(level, document.querySelector("h1")?.textContent?.trim() || level);
+  rememberVisit(level, cleanTitle(document.querySelector("h1")?.textContent) || level);
   refresh();
   return level;
 }

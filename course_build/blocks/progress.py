@@ -31,7 +31,17 @@ class Locked(Block):
 
     def on_create(self, parent):
         after = _id_argument(self, "the id of the question or exercise that unlocks it")
-        return etree.SubElement(parent, "div", {"class": "course-locked", "data-after": after})
+        # locked text stays out of the search index: a search must not give away what a
+        # question is about to ask (the index is one file for every learner)
+        return etree.SubElement(parent, "div", {"class": "course-locked", "data-after": after,
+                                                "data-search-exclude": ""})
+
+    def on_end(self, block):
+        # Material's search starts a new section at each heading: mark those too, so
+        # the text under a locked heading stays out as well
+        for heading in block.iter():
+            if heading.tag in {"h1", "h2", "h3", "h4", "h5", "h6"}:
+                heading.set("data-search-exclude", "")
 
 
 class Quiz(Block):

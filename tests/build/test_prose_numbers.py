@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import MLP, Value, finite_difference
+from labs.bridge import engine_numbers, recorded_torch_numbers
 from labs.tangent import STEPS, tangent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,7 @@ ANSWERS = {
     "pow-at-2": lambda: grad_of(lambda x: x**3, x=2)["x"],
     "alive-c-grad": lambda: grad_of(lambda a, b, c: (a * b + b**2) * c.tanh(), a=2, b=-3, c=0.5)["c"],
     "parameter-count": parameter_count,
+    "bridge-d-grad": lambda: engine_numbers()["d.grad"],
 }
 
 # (page, the words it uses with {} for each number, the engine's numbers)
@@ -161,3 +163,10 @@ def test_the_trained_networks_class_is_the_pages_answer():
     block = text[text.index("/// question | trained-class"):]
     answer = re.search(r'answer: "(.+?)"', block)[1]
     assert trained_class() == answer
+
+
+@pytest.mark.parametrize("number", ["L", "a.grad", "b.grad", "c.grad", "d.grad"])
+def test_the_pytorch_pages_table_quotes_both_engines(number):
+    """Our engine's column from the engine, PyTorch's from its recorded run."""
+    row = f"| {number} | {_minus(f'{engine_numbers()[number]:.6f}')} | {_minus(f'{recorded_torch_numbers()[number]:.6f}')} |"
+    assert row in (DOCS / "pytorch.md").read_text(encoding="utf-8")

@@ -157,3 +157,12 @@ def test_math_is_rendered_at_build_time(site):
     assert "<math" in html  # MathML for screen readers, as KaTeX's htmlAndMathml gives
     course = site / "assets/course"
     assert not [p for p in course.rglob("*.js") if b"renderToString" in p.read_bytes()], "KaTeX's JS shipped"
+
+
+def test_search_does_not_give_away_locked_sections(site):
+    """The search index is one file for every learner: what a locked section holds stays out."""
+    index = json.loads((site / "search/search_index.json").read_text())
+    text = " ".join(doc["title"] + " " + doc["text"] for doc in index["docs"])
+    assert "Here is the core of an autograd engine" not in text  # autograd.md, locked until dl-da
+    assert "optimizer.zero_grad()" not in text  # accumulate.md, locked until the diamond exercise
+    assert "What does PyTorch do that your engine doesn't" in text  # open text is still found

@@ -26,6 +26,7 @@ LEVELS = {
     "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "relu-backward"), ("x", "pow-backward"),
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward")],
     "alive": [("q", "alive-c-grad", "1.3864", "2.3593")],
+    "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
 }
 
 

@@ -1,0 +1,64 @@
+"""Where am I: what a learner sees of their own progress after a reload, at the end
+of a level, on the course map, and in front of a locked section."""
+
+from playwright.sync_api import expect
+
+from .helpers import SUB_ANSWER, answer, check, exercise, fill_blanks, open_level, question
+
+
+def test_a_solved_exercise_keeps_its_check_mark_after_a_reload(page, site):
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    fill_blanks(page, ex, *SUB_ANSWER)
+    expect(check(ex)).to_contain_text("Passed")
+    page.reload()
+    ex = exercise(page, "quiz-sub-backward")
+    expect(ex).to_have_class("course-exercise is-solved")
+    expect(ex.locator(".course-result")).to_have_attribute("data-state", "passed")
+    expect(ex.locator(".course-result")).to_contain_text("✓ Passed")
+    # an exercise not solved says nothing of the kind
+    expect(exercise(page, "quiz-backward-tail").locator(".course-result")).to_be_empty()
+
+
+def test_a_cleared_level_ends_with_its_stars_and_the_way_on(page, site):
+    page.goto(site + "/alive/")
+    expect(page.locator(".course-complete")).to_have_count(0)
+    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    done = page.locator(".course-complete")
+    expect(done).to_contain_text("Level cleared")
+    expect(done).to_contain_text("★★★")
+    next_link = done.get_by_role("link", name="Next: The same graph in PyTorch")
+    expect(next_link).to_be_visible()
+    expect(page.locator(".course-level").get_by_role("link", name="Next: The same graph in PyTorch")).to_be_visible()
+    next_link.click()
+    expect(page.locator("h1")).to_contain_text("The same graph in PyTorch")
+
+
+def test_the_course_map_says_where_you_were_and_resumes_where_work_is_left(page, site):
+    page.goto(site + "/chain-rule/")
+    page.goto(site + "/")
+    resume = page.locator(".course-resume a")
+    expect(resume).to_have_text("Resume: The chain rule on a graph, by hand")  # no "¶" from the heading's permalink
+    expect(page.locator(".course-map li.is-current")).to_contain_text("You were here")
+    expect(page.locator(".course-map a[aria-current='step']")).to_have_attribute("data-level", "chain-rule")
+    # a finished level is never the one to resume: the next unfinished one is
+    page.goto(site + "/alive/")
+    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    page.goto(site + "/")
+    expect(resume).to_have_text("Next: The same graph in PyTorch")
+
+
+def test_one_lock_notice_with_the_themes_icon_and_the_right_words(page, site):
+    open_level(page, site)
+    notices = page.locator(".course-lock-notice:visible")
+    # one for the first locked section, one for the recap: not one per locked section
+    expect(notices).to_have_count(2)
+    expect(notices.first).to_have_text("Answer the question above to open the next section.")
+    expect(notices.first.locator("svg.course-lock-icon path")).to_have_count(1)
+    expect(page.locator(".course-lock-notice", has_text="🔒")).to_have_count(0)
+    expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
+    expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
+    expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
+    # the next locked section waits for an exercise, and says so
+    expect(notices.first).to_have_text("Pass the exercise above to open the next section.")
+    expect(question(page, "square")).to_be_hidden()
