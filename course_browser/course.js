@@ -6,6 +6,7 @@ import { mountExpression } from "./expression.js";
 import { mountLab } from "./lab.js";
 import { mountTangent } from "./tangent.js";
 import { mountTraining } from "./training.js";
+import { mountCapstone } from "./capstone.js";
 import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
 import { onProgress, progress } from "./progress.js";
 import { mountQuestion } from "./question.js";
@@ -15,7 +16,7 @@ import { registerOffline } from "./offline.js";
 import { mountProgressTools } from "./transfer.js";
 import { el } from "./dom.js";
 
-const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining };
+const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining, capstone: mountCapstone };
 
 let editorModule = null;
 function loadEditor() {

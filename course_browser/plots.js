@@ -38,6 +38,21 @@ export function polyline(points, x, y, className) {
   return svg("polyline", { points: points.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), class: className });
 }
 
+/** A training loss curve on a log scale: the first steps fall by orders of magnitude,
+ * the rest keep falling steadily. `extra` adds more curves ({points, className}). */
+export function lossCurve(figure, losses, steps, extra = []) {
+  const logs = losses.map((l) => Math.log10(Math.max(l, 1e-12)));
+  const all = [...logs, ...extra.flatMap((c) => c.losses.map((l) => Math.log10(Math.max(l, 1e-12))))];
+  const { x, y, layer } = frame(figure, { xDomain: [0, steps], yDomain: [Math.floor(Math.min(...all)), Math.ceil(Math.max(...all, 0))],
+    xLabel: "step", yLabel: "loss (log scale)", yFormat: (v) => String(Number((10 ** v).toPrecision(2))) });
+  for (const curve of extra) {
+    layer.append(polyline(curve.losses.map((l, i) => [i + 1, Math.log10(Math.max(l, 1e-12))]), x, y, curve.className));
+  }
+  layer.append(polyline(logs.map((l, i) => [i + 1, l]), x, y, "course-plot__curve"));
+  const fmt = (v) => String(Number(v.toPrecision(4))).replace("-", "−");
+  figure.setAttribute("aria-label", `Loss curve: ${losses.length} steps, from ${fmt(losses[0])} to ${fmt(losses.at(-1))}.`);
+}
+
 function round(v) {
   return String(Math.abs(v) >= 100 ? Math.round(v) : Number(v.toPrecision(3))).replace("-", "−");
 }

@@ -3,7 +3,7 @@
 // learned decision boundary, and the network itself with a draggable test point.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { fmt, svg } from "./graphview.js";
-import { frame, polyline, scale } from "./plots.js";
+import { lossCurve, scale } from "./plots.js";
 import { python } from "./runtime.js";
 
 const STEPS = 120;
@@ -31,14 +31,7 @@ export function mountTraining(root) {
   let grid = null;
   let point = [0.5, 0.5];
 
-  function drawLoss(losses) {
-    // A log scale: the first steps fall by orders of magnitude, the rest keep falling steadily.
-    const logs = losses.map((l) => Math.log10(Math.max(l, 1e-12)));
-    const { x, y, layer } = frame(lossPlot, { xDomain: [0, STEPS], yDomain: [Math.floor(Math.min(...logs)), Math.ceil(Math.max(...logs, 0))],
-      xLabel: "step", yLabel: "loss (log scale)", yFormat: (v) => String(Number((10 ** v).toPrecision(2))) });
-    layer.append(polyline(logs.map((l, i) => [i + 1, l]), x, y, "course-plot__curve"));
-    lossPlot.setAttribute("aria-label", `Loss curve: ${losses.length} steps, from ${fmt(losses[0])} to ${fmt(losses.at(-1))}.`);
-  }
+  const drawLoss = (losses) => lossCurve(lossPlot, losses, STEPS);
 
   function drawBoundary() {
     const size = 300;

@@ -11,12 +11,14 @@ unhide(), and drops its own network and storage powers once Python is up
 
 import json
 
-from labs import level_graph
+from labs import capstone, level_graph
 from labs import tangent as tangent_lab
 from labs.expression import ExpressionError, expression_graph, variables
 from labs.training import Run
 
 from . import execute
+from .sandbox import CappedOutput, new_restore
+from .text import describe_exception
 
 
 def check(probe, inputs, code, timeout_seconds=10.0):
@@ -92,9 +94,35 @@ def train_network(x, y):
     return _training["run"].network([float(x), float(y)])
 
 
+def _learner_engine(work, codes, timeout_seconds=20.0):
+    """Run `work` on the engine assembled from the learner's saved code, as a Run runs
+    learner code: output captured, the interpreter restored afterwards."""
+    if not isinstance(codes, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in codes.items()):
+        raise ValueError("the capstone needs the learner's code by exercise")
+    result = {}
+    exc = execute._guarded(lambda: result.update(work(codes)), CappedOutput(limit=0), timeout_seconds, new_restore())
+    if exc is not None:
+        if isinstance(exc, (execute.RunTimeout, KeyboardInterrupt)):
+            return {"error": "Your engine ran too long and was stopped."}
+        error = describe_exception(exc, "")
+        return {"error": f"Your engine raised {error['type']}: {error['message']}"}
+    return result
+
+
+def capstone_train(codes, params, steps):
+    steps = max(1, min(int(steps), 50))
+    params = None if params is None else [float(p) for p in params]
+    return _learner_engine(lambda c: capstone.train(c, params, steps), codes)
+
+
+def capstone_check(codes):
+    return _learner_engine(lambda c: {"pieces": capstone.check_pieces(c)}, codes)
+
+
 API = {"check": check, "run": run, "warm_up": warm_up, "lab_graph": lab_graph, "tangent": tangent,
        "expression": expression, "train_start": train_start, "train_steps": train_steps,
-       "train_boundary": train_boundary, "train_network": train_network}
+       "train_boundary": train_boundary, "train_network": train_network,
+       "capstone_train": capstone_train, "capstone_check": capstone_check}
 
 
 def call(name, args_json):

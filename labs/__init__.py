@@ -4,11 +4,12 @@ worker recomputes when the learner changes an input. `LABS` is the registry the
 build reads: a lab's name, and the function that gives its page data.
 """
 
-from . import expression, level_graph, tangent, training
+from . import capstone, expression, level_graph, tangent, training
 
 LABS = {
     "level-graph": level_graph,
     "tangent": tangent,
     "expression": expression,
     "training": training,
+    "capstone": capstone,
 }

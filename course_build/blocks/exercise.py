@@ -20,10 +20,11 @@ class Exercise(Block):
             known = ", ".join(sorted(self.config["exercises"])) or "none"
             raise CourseBlockError(f"/// exercise | {exercise_id}: unknown exercise id "
                                    f"(known: {known}); add exercises/{exercise_id}/")
+        slot = self.options["slot"] or exercise.id
         el = etree.SubElement(parent, "div", {
-            "class": "course-exercise",
+            "class": "course-exercise", "id": f"ex-{slot}",
             "data-exercise": exercise.id,
-            "data-slot": self.options["slot"] or exercise.id,
+            "data-slot": slot,
             "data-title": exercise.title,
             "data-timeout": f"{exercise.timeout_seconds:g}",
             "data-hints": str(len(exercise.hints)),

@@ -4,6 +4,7 @@
     /// lab | tangent           the derivative as a nudge            options x0, h
     /// lab | expression        any expression as a live graph       options expr, values, editable
     /// lab | training          train MLP(2, [8, 8, 1]) in the worker
+    /// lab | capstone          the learner's own engine trains, next to the reference
 
 Numbers for the default inputs are computed at build time by the reference
 engine and embedded as data (with a plain table for readers without
@@ -16,7 +17,7 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block, type_boolean, type_number, type_string
 
-from labs import LABS, level_graph, tangent
+from labs import LABS, capstone, level_graph, tangent
 from labs.expression import ExpressionError, expression_graph, variables
 from labs.training import Run
 
@@ -94,6 +95,11 @@ class Lab(Block):
                                               "variables": names, **data}))
         grads = [n["grad"] for n in data["graph"]["nodes"]]
         _table(el, ("node", "made by", "data", "grad"), _graph_rows(data["graph"], grads))
+
+    def _build_capstone(self, el):
+        pieces = [{"exercise": e, "page": page, "method": m, "what": what} for e, page, m, what in capstone.PIECES]
+        el.set("data-pieces", json.dumps(pieces))
+        _table(el, ("piece", "method", "exercise"), [(p["what"], p["method"], p["exercise"]) for p in pieces])
 
     def _build_training(self, el):
         breakdown = Run().parameter_breakdown()

@@ -92,6 +92,7 @@ ANSWERS = {
     "alive-c-grad": lambda: grad_of(lambda a, b, c: (a * b + b**2) * c.tanh(), a=2, b=-3, c=0.5)["c"],
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["d.grad"],
+    "capstone-params": parameter_count,
 }
 
 # (page, the words it uses with {} for each number, the engine's numbers)

@@ -27,6 +27,7 @@ LEVELS = {
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward")],
     "alive": [("q", "alive-c-grad", "1.3864", "2.3593")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
+    "capstone": [("q", "capstone-params", "100", "105")],
 }
 
 

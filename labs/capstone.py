@@ -1,0 +1,198 @@
+"""The capstone: the learner's own engine, assembled from their solved blanks, trains a network.
+
+Each exercise of the course has the learner write one method of `Value`. Here the
+reference engine's source runs afresh (so every `Value(...)` inside it means the
+new class), and each method the learner has solved replaces the reference's, taken
+from their own saved code (the method's definition, nothing else). A method not
+solved yet stays the reference's, and the page says which is which.
+
+Then the same network trains on both engines from the same seed. Every gradient of
+the first step and every loss is compared, and a small gradient check per method
+points at the blank behind a divergence. Nothing here grants progress: the page
+only shows what the learner's engine computes.
+"""
+
+import ast
+import inspect
+import math
+import random
+
+import engine.engine as reference_engine
+import engine.nn as reference_nn
+
+from .training import XS, YS
+
+# (exercise, its level's page, the method the learner writes there, what it is)
+PIECES = [
+    ("mul-backward", "autograd", "__mul__", "multiplication"),
+    ("sub-backward", "autograd", "__sub__", "subtraction"),
+    ("backward-tail", "autograd", "backward", "the backward walk"),
+    ("diamond", "accumulate", "__add__", "addition, adding up every path"),
+    ("tanh-backward", "more-ops", "tanh", "tanh"),
+    ("exp-backward", "more-ops", "exp", "exp"),
+    ("relu-backward", "more-ops", "relu", "relu"),
+    ("pow-backward", "more-ops", "__pow__", "powers"),
+    ("div-backward", "more-ops", "__truediv__", "division"),
+]
+BINARY = {"__mul__", "__sub__", "__add__", "__truediv__"}
+ENGINE_SOURCE = inspect.getsource(reference_engine)
+NN_SOURCE = inspect.getsource(reference_nn).replace("from .engine import Value\n", "")
+SIZES = [8, 8, 1]
+
+
+class PieceError(Exception):
+    """A solved exercise's code has no usable definition of its method."""
+
+
+def learner_method(code, name):
+    """The definition of `Value.<name>` in the learner's code, as a module of its own."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as e:
+        raise PieceError(f"your saved code does not parse (line {e.lineno})") from None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Value":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == name:
+                    return ast.Module(body=[item], type_ignores=[])
+    raise PieceError(f"your saved code has no Value.{name}")
+
+
+def assemble(codes):
+    """A fresh Value class: the reference's, with each piece in `codes` (exercise -> saved
+    code) replaced by the learner's own method. Returns (Value, MLP, {exercise: source})."""
+    namespace = {"__name__": "your_engine"}
+    exec(compile(ENGINE_SOURCE, "engine.py", "exec"), namespace)  # noqa: S102 - the reference's own source
+    value = namespace["Value"]
+    sources = {}
+    for exercise, _page, name, _what in PIECES:
+        if exercise not in codes:
+            sources[exercise] = "reference"
+            continue
+        scope = dict(namespace)  # the method sees the new Value and math, as in its exercise
+        exec(compile(learner_method(codes[exercise], name), f"{exercise}.py", "exec"), scope)  # noqa: S102
+        setattr(value, name, _coercing(scope[name], value) if name in BINARY else scope[name])
+        sources[exercise] = "yours"
+    nn_namespace = {"__name__": "your_nn", "Value": value}
+    exec(compile(NN_SOURCE, "nn.py", "exec"), nn_namespace)  # noqa: S102 - the reference's own source
+    return value, nn_namespace["MLP"], sources
+
+
+def _coercing(method, value):
+    """The exercises' methods take two Values; a network also multiplies by plain numbers."""
+    def binary(self, other):
+        return method(self, other if isinstance(other, value) else value(other))
+    binary.__name__ = method.__name__
+    return binary
+
+
+def _loss(model, value):
+    total = value(0.0)
+    for x, y in zip(XS, YS):
+        total = total + (model(x) - y) ** 2
+    return total
+
+
+def _parameters_of(model):
+    return [p.data for p in model.parameters()]
+
+
+def _set(model, params):
+    for p, x in zip(model.parameters(), params):
+        p.data = float(x)
+
+
+def _step(model, value, lr):
+    loss = _loss(model, value)
+    model.zero_grad()
+    loss.backward()
+    grads = [p.grad for p in model.parameters()]
+    for p in model.parameters():
+        p.data -= lr * p.grad
+    return loss.data, grads
+
+
+def train(codes, params=None, steps=10, lr=0.05, seed=1):
+    """`steps` training steps of MLP(2, [8, 8, 1]) on the learner's engine and on the
+    reference, from the same parameters (`params`, or the seed's). Stateless: the page
+    keeps the parameters between calls, so it can show progress as it goes."""
+    value, mlp, sources = assemble(codes)
+    yours, ref = mlp(2, SIZES, seed=seed), reference_nn.MLP(2, SIZES, seed=seed)
+    if params is not None:
+        _set(yours, params)
+        _set(ref, params)
+    losses, ref_losses, worst = [], [], 0.0
+    for _ in range(int(steps)):
+        loss, grads = _step(yours, value, lr)
+        ref_loss, ref_grads = _step(ref, reference_engine.Value, lr)
+        losses.append(_finite(loss))
+        ref_losses.append(ref_loss)
+        worst = max([worst] + [_gap(a, b) for a, b in zip(grads, ref_grads)])
+        _set(ref, _parameters_of(yours))  # the reference follows the learner's path: gradients compared step by step
+    return {"losses": losses, "reference": ref_losses, "params": [_finite(p) for p in _parameters_of(yours)],
+            "worst_gradient_gap": _finite(worst), "sources": sources}
+
+
+def _finite(x):
+    """A finite float, or None (JSON has no NaN) for whatever else came back."""
+    return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
+
+
+def _gap(a, b):
+    if not (isinstance(a, (int, float)) and math.isfinite(a)):
+        return math.inf
+    return abs(a - b) / (1 + abs(b))
+
+
+# One small graph per piece: each op's input is used elsewhere too (so `=` for `+=`
+# shows) and its upstream gradient is not 1 (so a forgotten out.grad shows).
+PROBES = {
+    "mul-backward": "(a * b) * a",
+    "sub-backward": "(a - b) * (b - a * a)",
+    "backward-tail": "(lambda e: (e * b + a) * e)(a * b)",  # e is used twice, at two depths
+    "diamond": "(a + b) * (a + a)",
+    "tanh-backward": "a.tanh() * a + (a * b).tanh() * b",
+    "exp-backward": "a.exp() * a + (a * b).exp() * b",
+    "relu-backward": "a.relu() * a + (a * b).relu() * b",
+    "pow-backward": "((a * b) ** 3) * b + (a ** 2) * a",
+    "div-backward": "((a + b) / (b * a)) * b + (a / b) * a",
+}
+
+
+def check_pieces(codes, seed=7):
+    """For each piece the learner wrote: its small graph on an engine with that piece
+    alone theirs, and on the reference, at random inputs of both signs; the first
+    difference, if any. One piece at a time, so a divergence points at one blank."""
+    rng = random.Random(seed)
+    points = [(rng.uniform(0.3, 1.5) * rng.choice((-1, 1)), rng.uniform(0.3, 1.5) * rng.choice((-1, 1)))
+              for _ in range(4)]
+    results = []
+    for exercise, page, name, what in PIECES:
+        mine = exercise in codes
+        row = {"exercise": exercise, "page": page, "method": name, "what": what,
+               "source": "yours" if mine else "reference", "ok": True}
+        if mine:
+            try:
+                value = assemble({exercise: codes[exercise]})[0]
+            except PieceError as e:
+                row.update(ok=False, problem=str(e))
+                results.append(row)
+                continue
+            expression = eval(f"lambda a, b: {PROBES[exercise]}")  # noqa: S307 - our own fixed text
+            try:
+                for a, b in points:
+                    got, expected = _grads(expression, value, a, b), _grads(expression, reference_engine.Value, a, b)
+                    if any(_gap(g, e) > 1e-6 for g, e in zip(got, expected)):
+                        row.update(ok=False, at=[a, b], got=[_finite(g) for g in got], expected=expected,
+                                   expression=PROBES[exercise])
+                        break
+            except Exception as e:  # noqa: BLE001 - the learner's method raised: that is the finding
+                row.update(ok=False, expression=PROBES[exercise], problem=f"it raised {type(e).__name__}: {e}"[:300])
+        results.append(row)
+    return results
+
+
+def _grads(expression, value, a, b):
+    x, y = value(a), value(b)
+    expression(x, y).backward()
+    return [x.grad, y.grad]

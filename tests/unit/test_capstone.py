@@ -1,0 +1,62 @@
+"""The capstone's engine: assembled from the learner's solved pieces, it trains like the
+reference when every piece is right, and a wrong piece is pinned on its own blank."""
+
+import ast
+import math
+from pathlib import Path
+
+import pytest
+
+from grader import catalog
+from labs import capstone
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTIONS = {e: (ROOT / "exercises" / e / "solution.py").read_text() for e, *_ in capstone.PIECES}
+
+
+def test_every_piece_names_a_method_its_solution_defines():
+    for exercise, _page, name, _what in capstone.PIECES:
+        assert capstone.learner_method(SOLUTIONS[exercise], name)
+        assert f"/// exercise | {exercise}" in (ROOT / "docs" / f"{_page}.md").read_text()
+
+
+def test_all_solutions_train_exactly_like_the_reference():
+    run = capstone.train(SOLUTIONS, steps=30)
+    assert set(run["sources"].values()) == {"yours"}
+    assert run["worst_gradient_gap"] < 1e-12
+    assert run["losses"][-1] < run["losses"][0] / 10
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(run["losses"], run["reference"]))
+
+
+def test_training_is_resumable_from_the_parameters_the_page_keeps():
+    whole = capstone.train(SOLUTIONS, steps=6)
+    first = capstone.train(SOLUTIONS, steps=3)
+    rest = capstone.train(SOLUTIONS, params=first["params"], steps=3)
+    assert first["losses"] + rest["losses"] == pytest.approx(whole["losses"], rel=1e-12)
+
+
+def test_unsolved_pieces_are_the_references():
+    run = capstone.train({"mul-backward": SOLUTIONS["mul-backward"]}, steps=2)
+    assert run["sources"]["mul-backward"] == "yours"
+    assert run["sources"]["tanh-backward"] == "reference"
+
+
+@pytest.mark.parametrize("exercise", [e for e, *_ in capstone.PIECES])
+def test_each_known_mistake_is_pinned_on_its_own_blank(exercise):
+    _, _, name, _ = next(p for p in capstone.PIECES if p[0] == exercise)
+    for mistake in catalog.load(exercise).mistakes:
+        bad = {**SOLUTIONS, exercise: mistake.code}
+        wrong = [row["exercise"] for row in capstone.check_pieces(bad) if not row["ok"]]
+        # a mistake in a method this piece doesn't take (diamond's __mul__) is not this piece's
+        correct_here = _same_method(mistake.code, SOLUTIONS[exercise], name)
+        assert wrong == ([] if correct_here else [exercise]), mistake.name
+
+
+def _same_method(code, solution, name):
+    return ast.dump(capstone.learner_method(code, name)) == ast.dump(capstone.learner_method(solution, name))
+
+
+def test_a_piece_without_its_method_is_reported_not_raised():
+    rows = capstone.check_pieces({**SOLUTIONS, "tanh-backward": "class Value:\n    pass\n"})
+    row = next(r for r in rows if r["exercise"] == "tanh-backward")
+    assert row["ok"] is False and "no Value.tanh" in row["problem"]
