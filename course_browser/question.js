@@ -18,7 +18,8 @@ let counter = 0;
 
 export function mountQuestion(root, { level }) {
   if (!mountOnce(root)) return;
-  const { question: id, kind, answer, explain } = root.dataset;
+  const { question: id, kind, answer, explain, look } = root.dataset;
+  const slips = JSON.parse(root.dataset.slips || "[]");
   const tolerance = Number(root.dataset.tolerance || 1e-3);
   const uid = `course-q-${++counter}`;
   const state = progress.item(level, id);
@@ -74,6 +75,7 @@ export function mountQuestion(root, { level }) {
       return;
     }
     let right;
+    let slip = null;
     if (kind === "choice") right = given === answer;
     else {
       const value = parseNumber(given);
@@ -83,13 +85,17 @@ export function mountQuestion(root, { level }) {
         return;
       }
       right = Math.abs(value - parseNumber(answer)) <= tolerance;
+      // a diagnosis only where the number is exactly what a known slip gives
+      slip = right ? null : slips.find(([wrong]) => Math.abs(value - wrong) <= tolerance)?.[1] ?? null;
     }
     if (right) {
       progress.update(level, id, { solved: true, answer: String(given).trim() });
       markSolved(`Right: ${answer}. ${explain || ""}`.trim());
     } else {
       feedback.dataset.state = "wrong";
-      feedback.textContent = `Not yet: ${String(given).trim()} is not it. Try again, or open “I got stuck here” if there is one.`;
+      const shown = String(given).trim();
+      feedback.textContent = slip ? `Not yet: ${shown} is ${slip}`
+        : `Not yet: ${shown} is not it. ${look || "Try again, or open “I got stuck here” if there is one."}`;
     }
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });

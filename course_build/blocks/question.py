@@ -12,9 +12,14 @@
     ...
     ///
 
+A number question may name known slips (`slips: {6: "the sign…"}`): a wrong
+answer equal to one of them gets that message, and any other wrong answer gets
+`look` (where in the graph to look) instead of a guess.
+
 The answer sits in the page: client-side checking can always be read.
 """
 
+import json
 import math
 import xml.etree.ElementTree as etree
 
@@ -28,6 +33,14 @@ def type_answer(value):
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ValueError("must be a number or a string")
     return str(value)
+
+
+def type_slips(value):
+    """`{-6: "the sign: …", 3: "…"}`: a wrong number a known slip gives, and what to say."""
+    if not isinstance(value, dict) or not all(isinstance(k, (int, float)) and not isinstance(k, bool)
+                                              and isinstance(v, str) for k, v in value.items()):
+        raise ValueError("must map numbers to messages")
+    return {float(k): v for k, v in value.items()}
 
 
 def type_string_list(value):
@@ -45,6 +58,8 @@ class Question(Block):
         "choices": ([], type_string_list),
         "tolerance": (1e-3, type_number),
         "explain": ("", type_string),
+        "slips": ({}, type_slips),
+        "look": ("", type_string),
     }
 
     def on_create(self, parent):
@@ -70,6 +85,10 @@ class Question(Block):
             "data-tolerance": f"{self.options['tolerance']:g}",
             "data-explain": self.options["explain"],
         })
+        if self.options["slips"]:
+            el.set("data-slips", json.dumps([[k, v] for k, v in self.options["slips"].items()]))
+        if self.options["look"]:
+            el.set("data-look", self.options["look"])
         etree.SubElement(el, "p", {"class": "course-kind"}).text = "Number" if kind == "number" else "Choose"
         etree.SubElement(el, "div", {"class": "course-question__prompt"})
         if kind == "choice":

@@ -171,3 +171,37 @@ def test_the_pytorch_pages_table_quotes_both_engines(number):
     """Our engine's column from the engine, PyTorch's from its recorded run."""
     row = f"| {number} | {_minus(f'{engine_numbers()[number]:.6f}')} | {_minus(f'{recorded_torch_numbers()[number]:.6f}')} |"
     assert row in (DOCS / "pytorch.md").read_text(encoding="utf-8")
+
+
+# question id -> {a slip's wrong number: how that slip computes it}. A slip's message
+# names a misconception, so the number it answers to must be what that misconception gives.
+A, B, C, D = 2.0, 3.0, 1.0, -2.0
+SLIPS = {
+    "quiz-dl-da": {6: lambda: -(D * 1 * B), 3: lambda: B, -2: lambda: D * 1, -4: lambda: D * 1 * A},
+    "dl-dd": {-2: lambda: D, 1: lambda: 1.0},
+    "dl-dd-c10": {7: lambda: level_graph(2, 3, 1, -2)["d"], -2: lambda: D},
+    "dl-dd-square": {4: lambda: chain_square(2.0, -3.0, 10.0)["d_value"], 16: lambda: chain_square(2.0, -3.0, 10.0)["d_value"] ** 2},
+    "dl-da-square": {24: lambda: -chain_square(2.0, -3.0, 10.0)["a"], 8: lambda: chain_square(2.0, -3.0, 10.0)["d"],
+                     -3: lambda: -3.0},
+    "diamond-grad": {1: lambda: 1.0},
+    "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
+                       -6: lambda: level_graph(2, 3, 1, -2)["a"]},
+}
+SLIPS["dl-da"] = SLIPS["quiz-dl-da"]
+SLIP_BLOCK = re.compile(r"^/// question \| (?P<id>[\w-]+)\n(?:    (?!slips:).*\n)*    slips:\n(?P<slips>(?:      .*\n)+)", re.M)
+
+
+def declared_slips():
+    for page in sorted(DOCS.glob("*.md")):
+        for match in SLIP_BLOCK.finditer(page.read_text(encoding="utf-8")):
+            values = [float(line.strip().split(":", 1)[0]) for line in match["slips"].splitlines()]
+            yield page.name, match["id"], values
+
+
+def test_every_slip_is_what_its_misconception_computes():
+    found = list(declared_slips())
+    assert {qid for _, qid, _ in found} == set(SLIPS), "each question with slips needs its computations here"
+    for page, qid, values in found:
+        assert sorted(values) == sorted(float(v) for v in SLIPS[qid]), f"{page} {qid}"
+        for wrong, compute in SLIPS[qid].items():
+            assert math.isclose(compute(), wrong, abs_tol=1e-9), f"{page} {qid}: slip {wrong} computes {compute()}"

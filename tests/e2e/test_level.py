@@ -241,3 +241,13 @@ def test_corrupt_progress_is_reset_with_a_notice(page, site):
     page.reload()
     expect(page.locator(".course-notices")).to_have_count(0)
     expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
+
+
+def test_a_wrong_number_that_matches_a_known_slip_says_which(page, site):
+    open_level(page, site)
+    expect(answer(page, "quiz-dl-da", "6")).to_have_text(
+        "Not yet: 6 is the right size with the wrong sign: d = −2 is one of the factors on the way back.")
+    expect(answer(page, "quiz-dl-da", "−4")).to_contain_text("a product sends each input the other input's value")
+    # no slip gives 5: no guess about the learner's mind, a pointer at the graph instead
+    expect(answer(page, "quiz-dl-da", "5")).to_have_text(
+        "Not yet: 5 is not it. Follow the path L → f → e → a and multiply the local factor at each node.")
