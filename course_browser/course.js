@@ -2,8 +2,6 @@
 // Brings the page's blocks to life on first load and after every instant
 // navigation (Material's document$), in short steps so that typing and scrolling
 // never wait long; pages with no code or lab start Python once idle.
-import { mountExpression } from "./expression.js";
-import { mountLab } from "./lab.js";
 import { mountTangent } from "./tangent.js";
 import { mountTraining } from "./training.js";
 import { mountCapstone } from "./capstone.js";
@@ -16,7 +14,10 @@ import { registerOffline } from "./offline.js";
 import { mountProgressTools } from "./transfer.js";
 import { el } from "./dom.js";
 
-const LABS = { "level-graph": mountLab, tangent: mountTangent, expression: mountExpression, training: mountTraining, capstone: mountCapstone };
+// The graph labs carry the layout library (dagre): a chunk of their own, loaded on pages that have one.
+const graphLab = (name) => (root) => import("./graphlabs.js").then((m) => m[name](root));
+const LABS = { "level-graph": graphLab("mountLab"), expression: graphLab("mountExpression"), tangent: mountTangent,
+  training: mountTraining, capstone: mountCapstone };
 
 let editorModule = null;
 function loadEditor() {
@@ -104,7 +105,7 @@ async function mount() {
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();
   if (exercises.length) upgradeEditors(exercises, level);
-  for (const el of root.querySelectorAll(".course-lab")) (LABS[el.dataset.lab] || mountLab)(el);
+  for (const el of root.querySelectorAll(".course-lab")) LABS[el.dataset.lab]?.(el);
   renderCourseMap(root);
   mountProgressTools(root);
   registerOffline();

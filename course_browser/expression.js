@@ -2,7 +2,8 @@
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { drawGraph, fmt, svg } from "./graphview.js";
+import { drawGraph } from "./graphview.js";
+import { fmt, svg } from "./svg.js";
 import { latestCall } from "./runtime.js";
 
 export function mountExpression(root) {

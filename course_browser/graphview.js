@@ -1,36 +1,45 @@
 // Draw a computation graph (engine.graph.to_graph data) as SVG boxes and arrows.
-// Shared by the step-through lab and the live expression graph.
+// Shared by the step-through lab and the live expression graph; loaded only on
+// pages that have one (dagre is most of its weight).
 
-export const SVG = "http://www.w3.org/2000/svg";
+import { Graph, layout as dagreLayout } from "@dagrejs/dagre";
+import { fmt, svg } from "./svg.js";
+
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
-const W = 118, H = 62, COL = 170, ROW = 84, PAD = 14;
+const W = 132, H = 62, PAD = 14;
 
-export const fmt = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(4)))).replace("-", "−");
 
-export function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
-/** Columns by depth; leaves sit one column before their first consumer. */
+/** A layered left-to-right layout by dagre (the layout family of micrograd's draw_dot):
+ * each node's top-left corner, each edge's route, and the drawing's size. Edges are
+ * kept one per operand, so `a + a` has two. */
 export function layout(graph) {
   const { nodes, edges } = graph;
   const children = nodes.map(() => []);
-  const parents = nodes.map(() => []);
-  for (const e of edges) { children[e.target].push(e.source); parents[e.source].push(e.target); }
-  const col = nodes.map(() => 0);
-  for (const n of nodes) if (children[n.id].length) col[n.id] = 1 + Math.max(...children[n.id].map((c) => col[c]));
-  for (const n of nodes) if (!children[n.id].length && parents[n.id].length) col[n.id] = Math.max(0, Math.min(...parents[n.id].map((p) => col[p])) - 1);
-  const row = nodes.map(() => 0);
-  let next = 0;
-  for (const n of nodes) {
-    if (!children[n.id].length) row[n.id] = next++;
-    else row[n.id] = children[n.id].reduce((s, c) => s + row[c], 0) / children[n.id].length;
-    next = Math.max(next, Math.ceil(row[n.id] + 0.5));
+  for (const e of edges) children[e.target].push(e.source);
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 56, edgesep: 14, marginx: PAD, marginy: PAD });
+  for (const n of nodes) g.setNode(String(n.id), { width: W, height: H });
+  edges.forEach((e, i) => g.setEdge(String(e.source), String(e.target), {}, `e${i}`));
+  dagreLayout(g);
+  const pos = nodes.map((n) => { const p = g.node(String(n.id)); return { x: p.x - W / 2, y: p.y - H / 2 }; });
+  const routes = edges.map((e, i) => g.edge({ v: String(e.source), w: String(e.target), name: `e${i}` }).points);
+  const { width, height } = g.graph();
+  return { pos, routes, children, width: Math.ceil(width), height: Math.ceil(height) };
+}
+
+/** An edge's path: dagre's route, or, for operands that share both ends (a + a), arcs
+ * bent apart so each one shows. Returns the path and where its label goes. */
+function edgePath(route, a, b, index, count) {
+  if (count > 1) {
+    const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
+    const bend = (index - (count - 1) / 2) * 34;
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2 + bend;
+    return { d: `M${x1},${y1 - bend / 4} Q${mx},${my} ${x2},${y2 + bend / 6}`, label: { x: mx, y: (y1 + y2) / 2 + bend / 2 } };
   }
-  return { col, row, children, rows: next, cols: Math.max(...col) + 1 };
+  const d = route.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+  const mid = route[Math.floor(route.length / 2)];
+  return { d, label: mid };
 }
 
 /** "e = a · b" for an operation node, "a (input)" for a leaf, "tanh(…)" for a function. */
@@ -48,26 +57,39 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
   const lay = layout(graph);
   computed = computed || new Set(graph.nodes.map((n) => n.id));
   figure.replaceChildren();
-  figure.setAttribute("viewBox", `0 0 ${lay.cols * COL + PAD} ${lay.rows * ROW + PAD}`);
+  // drawn at its natural size, so text stays readable on a phone: a wide graph scrolls sideways
+  figure.setAttribute("viewBox", `0 0 ${lay.width} ${lay.height}`);
+  figure.setAttribute("width", lay.width);
+  figure.setAttribute("height", lay.height);
+  if (!figure.parentElement?.classList.contains("course-lab__scroll")) {
+    const scroller = document.createElement("div");
+    scroller.className = "course-lab__scroll";
+    figure.replaceWith(scroller);
+    scroller.append(figure);
+  }
   const markerId = `course-arrow-${Math.random().toString(36).slice(2, 8)}`;
   const marker = svg("marker", { id: markerId, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
   marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "course-lab__arrowhead" }));
   const defs = svg("defs");
   defs.append(marker);
   figure.append(defs);
-  const pos = (id) => ({ x: PAD + lay.col[id] * COL, y: PAD + lay.row[id] * ROW });
-  for (const e of graph.edges) {
-    const a = pos(e.source), b = pos(e.target);
-    const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
-    figure.append(svg("line", { x1, y1, x2, y2, class: "course-lab__edge", "marker-end": `url(#${markerId})` }));
+  const pairs = new Map();
+  for (const e of graph.edges) pairs.set(`${e.source}>${e.target}`, (pairs.get(`${e.source}>${e.target}`) || 0) + 1);
+  const seen = new Map();
+  graph.edges.forEach((e, i) => {
+    const key = `${e.source}>${e.target}`;
+    const index = seen.get(key) || 0;
+    seen.set(key, index + 1);
+    const { d, label } = edgePath(lay.routes[i], lay.pos[e.source], lay.pos[e.target], index, pairs.get(key));
+    figure.append(svg("path", { d, class: "course-lab__edge", fill: "none", "marker-end": `url(#${markerId})` }));
     if (grads && factors && typeof e.factor === "number") {
       // the local factor comes from the engine's own rule (engine/graph.py)
-      figure.append(svg("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: "course-lab__factor", "text-anchor": "middle" }, `×${fmt(e.factor)}`));
+      figure.append(svg("text", { x: label.x, y: label.y - 6, class: "course-lab__factor", "text-anchor": "middle" }, `×${fmt(e.factor)}`));
     }
-  }
+  });
   for (const n of graph.nodes) {
-    const { x, y } = pos(n.id);
-    const g = svg("g", { class: `course-lab__node${active === n.id ? " is-active" : ""}` });
+    const { x, y } = lay.pos[n.id];
+    const g = svg("g", { class: `course-lab__node${active === n.id ? " is-active" : ""}`, "data-node": n.id });
     g.append(svg("rect", { x, y, width: W, height: H, rx: 8 }));
     g.append(svg("text", { x: x + 8, y: y + 17, class: "course-lab__name" }, formula(n, graph, lay.children)));
     g.append(svg("text", { x: x + 8, y: y + 36 }, `data ${computed.has(n.id) ? fmt(n.data) : "?"}`));

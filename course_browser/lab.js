@@ -2,7 +2,8 @@
 // The numbers (forward data and every backward step) come from the reference
 // engine: embedded at build time, recomputed by the worker when an input changes.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { drawGraph, fmt, formula, layout, svg } from "./graphview.js";
+import { drawGraph, formula, layout } from "./graphview.js";
+import { fmt, svg } from "./svg.js";
 import { latestCall } from "./runtime.js";
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };

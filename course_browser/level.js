@@ -2,7 +2,7 @@
 // the level header, and the course map on the home page.
 import { confirmDialog } from "./dialog.js";
 import { button, el, mountOnce } from "./dom.js";
-import { svg } from "./graphview.js";
+import { svg } from "./svg.js";
 import { progress, safeUrl } from "./progress.js";
 
 const STAR_COUNT = 3;

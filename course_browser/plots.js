@@ -1,5 +1,5 @@
 // Small SVG plotting helpers: axes, lines and points in data coordinates.
-import { svg } from "./graphview.js";
+import { svg } from "./svg.js";
 
 export function scale([d0, d1], [r0, r1]) {
   const k = (r1 - r0) / (d1 - d0 || 1);

@@ -2,7 +2,7 @@
 // the slope by nudging (central and one-sided) next to the engine's gradient,
 // with each one's error for every nudge size h. labs/tangent.py computes it all.
 import { el, liveStatus, mountOnce } from "./dom.js";
-import { fmt, svg } from "./graphview.js";
+import { fmt, svg } from "./svg.js";
 import { extent, frame, polyline } from "./plots.js";
 import { latestCall } from "./runtime.js";
 

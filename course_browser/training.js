@@ -2,7 +2,7 @@
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary, and the network itself with a draggable test point.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { fmt, svg } from "./graphview.js";
+import { fmt, svg } from "./svg.js";
 import { lossCurve, scale } from "./plots.js";
 import { python } from "./runtime.js";
 

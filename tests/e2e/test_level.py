@@ -103,7 +103,7 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 16"))
 
     expect(question(page, "dl-da")).to_be_hidden()
-    expect(page.get_by_text("Answer the question above to unlock").first).to_be_visible()
+    expect(page.get_by_text("Answer the question above to open the next section.").first).to_be_visible()
     expect(answer(page, "dl-dd", "")).to_contain_text("Type a number first")
     expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd", "7")).to_contain_text("Right")

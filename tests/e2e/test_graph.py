@@ -1,0 +1,62 @@
+"""The graph labs' pictures: one edge per operand, no overlapping boxes, labels
+readable on a phone (the graph scrolls sideways rather than shrinking)."""
+
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python
+
+BOXES_OVERLAP = """(svg) => {
+  const r = [...svg.querySelectorAll('.course-lab__node rect')].map((n) => n.getBoundingClientRect());
+  for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+    const a = r[i], b = r[j];
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) return true;
+  }
+  return false;
+}"""
+SMALLEST_TEXT = "(svg) => Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width))"
+
+
+def test_a_plus_a_draws_two_edges(page, site):
+    page.goto(f"{site}/accumulate/")
+    graph = page.locator(".course-lab[data-lab='expression'] svg.course-lab__graph")
+    expect(graph.locator("path.course-lab__edge")).to_have_count(2)
+    d = graph.locator("path.course-lab__edge").evaluate_all("(ps) => ps.map((p) => p.getAttribute('d'))")
+    assert d[0] != d[1]  # bent apart, both visible
+    expect(graph.locator(".course-lab__node").nth(1)).to_contain_text("a + a")
+
+
+def test_a_big_expression_has_no_overlapping_boxes(page, site):
+    page.goto(f"{site}/alive/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='expression']")
+    field = lab.get_by_label("Expression")
+    field.fill("((a*b + c).tanh() * a + (b*c).exp() - a/c + (a + b + c)**2).tanh() * (a*a + b*b + c*c).relu()")
+    lab.get_by_role("button", name="Draw graph").click()
+    graph = lab.locator("svg.course-lab__graph")
+    expect(graph).to_have_attribute("aria-label", __import__("re").compile("relu"))
+    assert graph.locator(".course-lab__node").count() >= 20
+    assert graph.evaluate(BOXES_OVERLAP) is False
+
+
+def test_on_a_phone_graph_labels_stay_readable_and_the_graph_scrolls(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{site}/alive/")
+    graph = page.locator(".course-lab[data-lab='expression'] svg.course-lab__graph")
+    expect(graph.locator(".course-lab__node").first).to_be_visible()
+    assert graph.evaluate(SMALLEST_TEXT) >= 11
+    scroller = page.locator(".course-lab[data-lab='expression'] .course-lab__scroll")
+    assert scroller.evaluate("(s) => s.scrollWidth > s.clientWidth")  # wider than the phone: it scrolls
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")  # the page itself does not
+    context.close()
+
+
+def test_the_expression_field_is_wide_enough_for_an_expression(browser, site):
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 844})
+        page = context.new_page()
+        page.goto(f"{site}/alive/")
+        field = page.locator(".course-lab[data-lab='expression']").get_by_label("Expression")
+        expect(field).to_be_visible()
+        assert field.bounding_box()["width"] >= min(0.55 * width, 300), width  # was 80 px
+        context.close()
