@@ -20,7 +20,7 @@ export function layout(graph) {
   const g = new Graph({ multigraph: true });
   g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 56, edgesep: 14, marginx: PAD, marginy: PAD });
   for (const n of nodes) g.setNode(String(n.id), { width: W, height: H });
-  edges.forEach((e, i) => g.setEdge(String(e.source), String(e.target), {}, `e${i}`));
+  for (const [i, e] of edges.entries()) g.setEdge(String(e.source), String(e.target), {}, `e${i}`);
   dagreLayout(g);
   const pos = nodes.map((n) => { const p = g.node(String(n.id)); return { x: p.x - W / 2, y: p.y - H / 2 }; });
   const routes = edges.map((e, i) => g.edge({ v: String(e.source), w: String(e.target), name: `e${i}` }).points);
