@@ -4,6 +4,7 @@
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
+import { predictFirst } from "./predict.js";
 import { latestCall } from "./runtime.js";
 
 export function mountExpression(root) {
@@ -25,6 +26,7 @@ export function mountExpression(root) {
   const status = liveStatus("p", "course-lab__status");
   const table = el("table", { className: "course-lab__checks" });
   root.prepend(form, figure, status, table);
+  const gate = predictFirst(root, () => render());
 
   function renderSliders() {
     sliders.replaceChildren();
@@ -44,7 +46,9 @@ export function mountExpression(root) {
   }
 
   function render() {
-    drawGraph(figure, data.graph, { grads: data.graph.nodes.map((n) => n.grad), factors: false });
+    const hidden = gate.hidden(); // predict first: no gradient on screen before the question is answered
+    drawGraph(figure, data.graph, { grads: hidden ? null : data.graph.nodes.map((n) => n.grad), factors: false });
+    table.hidden = hidden;
     status.textContent = `${data.expr} = ${fmt(data.output)}`;
     table.replaceChildren();
     const head = table.createTHead().insertRow();

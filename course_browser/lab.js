@@ -4,6 +4,7 @@
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, formula, layout } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
+import { predictFirst } from "./predict.js";
 import { latestCall } from "./runtime.js";
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
@@ -47,11 +48,14 @@ export function mountLab(root) {
   const legendText = el("p", { className: "course-lab__legend",
     textContent: "Values flow forward (left to right). Gradients flow back, times the factor on each edge." });
   root.prepend(controls, phase, bar, figure, status, legendText);
+  const gate = predictFirst(root, () => draw());
 
   function draw() {
     const { graph, steps } = data;
     const lay = layout(graph);
-    const plan = planSteps(graph, steps, lay.children);
+    const full = planSteps(graph, steps, lay.children);
+    const plan = gate.hidden() ? full.filter((p) => p.kind === "forward") : full; // predict first
+    position = Math.min(position, plan.length);
     const done = plan.slice(0, position);
     const computed = new Set(graph.nodes.filter((n) => !n.op).map((n) => n.id));
     for (const p of done) if (p.kind === "forward") computed.add(p.node);
@@ -64,7 +68,8 @@ export function mountLab(root) {
     const finished = position >= plan.length;
     main.textContent = finished ? "Start over" : plan[position].label;
     phase.textContent = grads ? "Forward ▸ Backward: now backward" : "Forward ▸ Backward: now forward";
-    if (!active) status.textContent = `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
+    if (finished && gate.hidden()) status.textContent = "Forward done. Work out the gradient the question below asks for, then answer it to step backward.";
+    else if (!active) status.textContent = `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
     else if (active.kind === "forward") {
       const n = graph.nodes[active.node];
       const kids = lay.children[n.id].map((c) => fmt(graph.nodes[c].data));

@@ -47,6 +47,15 @@ def _graph_rows(graph, grads):
             for n in graph["nodes"]]
 
 
+def type_ids(value):
+    """`hides: [dl-dd, dl-da]`: the questions whose answers the lab keeps back until answered."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError("must be a question id or a list of them")
+    return value
+
+
 class Lab(Block):
     NAME = "lab"
     ARGUMENT = True
@@ -56,6 +65,7 @@ class Lab(Block):
         "expr": ("(a*b + b**2) * c.tanh()", type_string),
         "values": ({}, type_values),
         "editable": (True, type_boolean),
+        "hides": ([], type_ids),
     }
 
     def on_create(self, parent):
@@ -64,6 +74,8 @@ class Lab(Block):
         if builder is None:
             raise CourseBlockError(f"/// lab | {kind}: unknown lab (known: {', '.join(LABS)})")
         el = etree.SubElement(parent, "div", {"class": "course-lab", "data-lab": kind})
+        if self.options["hides"]:
+            el.set("data-hides", json.dumps(self.options["hides"]))
         builder(el)
         return el
 

@@ -87,12 +87,29 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     lab = page.locator(".course-lab")
     main = lab.locator(".course-lab__main")
     expect(main).to_have_text("Compute e = a · b")
+    # predict first: before the questions are answered, the lab steps forward only
     labels = []
     while main.inner_text() != "Start over":
         labels.append(main.inner_text())
         main.click()
-    assert labels == ["Compute e = a · b", "Compute f = e + c", "Compute L = f · d",
-                      "Start backward: ∂L/∂L = 1", "Send L's gradient back to f and d",
+    assert labels == ["Compute e = a · b", "Compute f = e + c", "Compute L = f · d"]
+    expect(lab.get_by_role("status")).to_contain_text("Forward done")
+    assert "grad" not in lab.locator("svg").get_attribute("aria-label")
+
+    expect(question(page, "dl-da")).to_be_hidden()
+    expect(page.get_by_text("Answer the question above to open the next section.").first).to_be_visible()
+    expect(answer(page, "dl-dd", "")).to_contain_text("Type a number first")
+    expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
+    expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
+    expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
+
+    # answered: the backward pass opens, right where the forward pass ended
+    expect(main).to_have_text("Start backward: ∂L/∂L = 1")
+    labels = []
+    while main.inner_text() != "Start over":
+        labels.append(main.inner_text())
+        main.click()
+    assert labels == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to f and d",
                       "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
     expect(lab.get_by_role("status")).to_contain_text("∂L/∂a = −6, ∂L/∂b = −4")
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 7"))
@@ -102,12 +119,6 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad −6"))
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 16"))
 
-    expect(question(page, "dl-da")).to_be_hidden()
-    expect(page.get_by_text("Answer the question above to open the next section.").first).to_be_visible()
-    expect(answer(page, "dl-dd", "")).to_contain_text("Type a number first")
-    expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
-    expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
-    expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
     expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
 
