@@ -21,7 +21,8 @@ export function predictFirst(root, onChange) {
     for (const q of questions) progress.update(level, q, { shown: true });
     update();
   });
-  document.addEventListener("course:checked", () => { if (!note.hidden) update(); });
+  // on the article, which instant navigation replaces: no listener outlives its page
+  (root.closest("article") || document).addEventListener("course:checked", () => { if (!note.hidden) update(); });
   note.hidden = open();
   return { hidden: () => !open() };
 }

@@ -1,6 +1,8 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
-from playwright.sync_api import expect
+import time
+
+from playwright.sync_api import Error, expect
 
 from .conftest import wait_for_python
 
@@ -57,6 +59,21 @@ def confirm(page, button):
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name=button, exact=True).click()
     expect(dialog).to_have_count(0)
+
+
+def reloaded(page, timeout=15):
+    """Wait until the page marked with window.__beforeReload (set it first) has been replaced by a
+    fully loaded one (a fixed navigation wait can catch Material's own history
+    updates instead of the reload)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if page.evaluate("!window.__beforeReload && document.readyState === 'complete'"):
+                return
+        except Error:  # the context went away mid-reload: look again
+            pass
+        page.wait_for_timeout(50)
+    raise TimeoutError("the page did not reload")
 
 
 def open_level(page, site):
