@@ -16,7 +16,10 @@ export function mountTraining(root) {
   const bar = el("div", { className: "course-toolbar" });
   const train = button(`Train ${STEPS} steps`, "md-button--primary");
   const progressBar = el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" });
-  bar.append(train, progressBar);
+  // the learning rate: too small crawls, too large overshoots and the network saturates
+  const rate = el("select", { "aria-label": "Learning rate" });
+  for (const value of ["0.001", "0.01", "0.05", "0.2", "2"]) rate.append(new Option(`learning rate ${value}`, value, false, value === "0.05"));
+  bar.append(rate, train, progressBar);
   const status = liveStatus("p", "course-lab__status",
     "Press Train: the network learns in the background, and the loss curve grows as it goes.");
   const lossPlot = svg("svg", { class: "course-plot course-training__loss", role: "img", "aria-label": "Loss curve: not trained yet" });
@@ -125,7 +128,7 @@ export function mountTraining(root) {
     const rt = python();
     try {
       if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
-      await rt.call("train_start", [1], { timeoutMs: 10_000 });
+      await rt.call("train_start", [1, Number(rate.value)], { timeoutMs: 10_000 });
       const losses = [];
       while (losses.length < STEPS) {
         const chunk = await rt.call("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
@@ -135,7 +138,7 @@ export function mountTraining(root) {
         status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1))}`;
         drawLoss(losses);
       }
-      status.textContent = `Trained: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.`;
+      status.textContent = `Trained with learning rate ${rate.value}: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.`;
       grid = await rt.call("train_boundary", [], { timeoutMs: 30_000 });
       view = drawBoundary();
       await probe();

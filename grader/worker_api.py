@@ -73,8 +73,11 @@ def expression(source, values):
 _training = {}
 
 
-def train_start(seed=1):
-    _training["run"] = Run(seed=int(seed))
+def train_start(seed=1, lr=0.05):
+    lr = float(lr)
+    if not 0 < lr <= 10:
+        raise ValueError("the learning rate must be in (0, 10]")
+    _training["run"] = Run(seed=int(seed), lr=lr)
     return _training["run"].parameter_breakdown()
 
 

@@ -70,6 +70,18 @@ def trained_class(point=(1.5, 1.5)):
     return "+1" if run.model.layer_outputs(list(point))[-1][0] >= 0 else "−1"
 
 
+def _final_loss(lr):
+    from labs.training import Run
+    run = Run(lr=lr)
+    return run.train(120)[-1]
+
+
+def test_the_learning_rates_the_training_page_describes():
+    assert _final_loss(0.001) > 0.1  # crawls: still far from zero
+    assert _final_loss(0.05) < 0.01
+    assert math.isclose(_final_loss(2.0), 8 * 2 ** 2, rel_tol=1e-6)  # saturated on the wrong side
+
+
 def parameter_count():
     return len(MLP(2, [8, 8, 1]).parameters())
 
@@ -111,6 +123,7 @@ PROSE = [
      lambda: nudge_errors("cubic", 0.1)),
     ("nudges.md", "with $h = 0.01$, the one-sided slope\n    is off by {:.1g} and the central one by {:.1g}.",
      lambda: nudge_errors("cubic", 0.01)),
+    ("train.md", "the loss sticks at {:g}, the worst it can be", lambda: [round(_final_loss(2.0), 6)]),
     ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
      lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
 ]

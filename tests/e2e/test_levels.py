@@ -126,7 +126,8 @@ def test_training_level_trains_and_draws(page, site):
     replace_code(page, ex, _file("sgd-step", "solution.py"))
     expect(check(ex)).to_contain_text("Passed")
     lab.get_by_role("button", name=re.compile("^Train")).click()
-    expect(lab.get_by_role("status").first).to_contain_text(re.compile(r"Trained: loss .* in 120 steps"), timeout=120_000)
+    expect(lab.get_by_role("status").first).to_contain_text(
+        re.compile(r"Trained with learning rate 0.05: loss .* in 120 steps"), timeout=120_000)
     expect(lab.locator("progress")).to_have_attribute("value", "120")
     expect(lab.locator(".course-training__loss polyline")).to_have_count(1)
     expect(lab.locator(".course-training__boundary rect")).to_have_count(36 * 30 + 4)
@@ -138,6 +139,11 @@ def test_training_level_trains_and_draws(page, site):
     page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.8)
     expect(lab.locator(".course-lab__status").last).to_contain_text("class −1")
     expect(answer(page, "trained-class", "−1")).to_contain_text("Not yet")
+    # too large a learning rate overshoots: the network saturates at the worst loss, 32
+    lab.get_by_label("Learning rate").select_option("2")
+    lab.get_by_role("button", name=re.compile("^Train")).click()
+    expect(lab.get_by_role("status").first).to_contain_text(
+        re.compile(r"Trained with learning rate 2: loss 8\.75 → 32 in 120 steps"), timeout=120_000)
     expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
 
