@@ -2,7 +2,7 @@
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { drawGraph } from "./graphview.js";
+import { drawGraph, formula, layout } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
 import { predictFirst } from "./predict.js";
 import { latestCall } from "./runtime.js";
@@ -25,7 +25,12 @@ export function mountExpression(root) {
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
   const table = el("table", { className: "course-lab__checks" });
-  root.prepend(form, figure, status, table);
+  // "Step backward": the backward pass one node at a time, in reverse topological order
+  const stepBack = button("Step backward");
+  const showAll = button("Show every gradient");
+  const stepper = el("div", { className: "course-toolbar" }, stepBack, showAll);
+  let step = null; // null: every gradient; else how far the stepped backward pass has got
+  root.prepend(form, stepper, figure, status, table);
   const gate = predictFirst(root, () => render());
 
   function renderSliders() {
@@ -47,9 +52,14 @@ export function mountExpression(root) {
 
   function render() {
     const hidden = gate.hidden(); // predict first: no gradient on screen before the question is answered
-    drawGraph(figure, data.graph, { grads: hidden ? null : data.graph.nodes.map((n) => n.grad), factors: false });
+    stepBack.disabled = showAll.disabled = hidden;
+    if (hidden) step = null;
+    const steps = data.steps || [];
+    const at = step === null ? null : steps[step];
+    const grads = hidden ? null : at ? at.grads : data.graph.nodes.map((n) => n.grad);
+    drawGraph(figure, data.graph, { grads, active: at?.visit ?? undefined, factors: step !== null });
     table.hidden = hidden;
-    status.textContent = `${data.expr} = ${fmt(data.output)}`;
+    status.textContent = at ? stepText(at, step === steps.length - 1) : `${data.expr} = ${fmt(data.output)}`;
     table.replaceChildren();
     const head = table.createTHead().insertRow();
     for (const t of ["input", "grad by the engine", "slope by nudging", "match"]) head.append(el("th", { textContent: t }));
@@ -61,6 +71,23 @@ export function mountExpression(root) {
     }
   }
 
+  function stepText(at, last) {
+    const { nodes } = data.graph;
+    const out = nodes[nodes.length - 1];
+    if (at.visit === null) return `Backward starts at the output: ∂${out.label}/∂${out.label} = 1. Every other gradient is 0 so far.`;
+    const kids = layout(data.graph).children[at.visit];
+    const node = nodes[at.visit];
+    const name = node.label || formula(node, data.graph, layout(data.graph).children);
+    const sent = [...new Set(kids)].map((c) => `${nodes[c].label || formula(nodes[c], data.graph, layout(data.graph).children)} now ${fmt(at.grads[c])}`);
+    return `${name} sends its gradient ${fmt(at.grads[at.visit])} back: ${sent.join(", ")}.${last ? " Done: every node has its gradient." : ""}`;
+  }
+  stepBack.addEventListener("click", () => {
+    const steps = data.steps || [];
+    step = step === null || step >= steps.length - 1 ? 0 : step + 1;
+    render();
+  });
+  showAll.addEventListener("click", () => { step = null; render(); });
+
   const call = latestCall(status, "Building the graph once Python has loaded…");
   async function recompute(source = data.expr) {
     const fresh = await call("expression", [source, values]);
@@ -71,6 +98,7 @@ export function mountExpression(root) {
     }
     const changedVariables = fresh.variables.join() !== data.variables.join();
     data = { ...data, ...fresh, expr: source };
+    step = null; // a new graph shows every gradient again
     for (const name of data.variables) if (!(name in values)) values[name] = fresh.inputs[name];
     if (changedVariables) renderSliders();
     render();

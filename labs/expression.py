@@ -10,7 +10,7 @@ import ast
 
 from engine import Value
 from engine.gradcheck import finite_difference
-from engine.graph import to_graph
+from engine.graph import backward_steps, to_graph
 
 FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid")
 BINARY = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__"}
@@ -111,5 +111,7 @@ def expression_graph(source, values, h=1e-6):
 
     for i, (name, v) in enumerate(inputs.items()):
         checks[name] = {"autograd": v.grad, "numeric": finite_difference(forward, point, i, h)}
-    return {"graph": to_graph(out), "inputs": {n: v.data for n, v in inputs.items()},
-            "checks": checks, "output": out.data}
+    graph = to_graph(out)
+    return {"graph": graph, "inputs": {n: v.data for n, v in inputs.items()},
+            "checks": checks, "output": out.data,
+            "steps": backward_steps(out)}  # for stepping backward one node at a time

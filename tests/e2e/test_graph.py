@@ -4,6 +4,7 @@ readable on a phone (the graph scrolls sideways rather than shrinking)."""
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python
+from .helpers import answer
 
 BOXES_OVERLAP = """(svg) => {
   const r = [...svg.querySelectorAll('.course-lab__node rect')].map((n) => n.getBoundingClientRect());
@@ -60,3 +61,26 @@ def test_the_expression_field_is_wide_enough_for_an_expression(browser, site):
         expect(field).to_be_visible()
         assert field.bounding_box()["width"] >= min(0.55 * width, 300), width  # was 80 px
         context.close()
+
+
+def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(page, site):
+    page.goto(f"{site}/alive/")
+    lab = page.locator(".course-lab[data-lab='expression']")
+    step = lab.get_by_role("button", name="Step backward")
+    expect(step).to_be_disabled()  # predict first: the question below comes before the gradients
+    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(step).to_be_enabled()
+    status = lab.locator(".course-lab__status")
+    step.click()
+    expect(status).to_contain_text("Backward starts at the output")
+    visited = []
+    while "Done" not in status.inner_text():
+        step.click()
+        active = lab.locator(".course-lab__node.is-active")
+        expect(active).to_have_count(1)
+        visited.append(int(active.get_attribute("data-node")))
+    # nodes come in topological order (each after its inputs): backward visits them in reverse
+    assert visited == sorted(visited, reverse=True) and len(visited) >= 4
+    expect(status).to_contain_text("every node has its gradient")
+    lab.get_by_role("button", name="Show every gradient").click()
+    expect(status).to_contain_text("= 1.386")
