@@ -105,6 +105,7 @@ ANSWERS = {
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["d.grad"],
     "capstone-params": parameter_count,
+    "graph-size": lambda: len(((Value(1.0) * Value(2.0) + Value(3.0)).tanh()).topological_order()),
 }
 
 # (page, the words it uses with {} for each number, the engine's numbers)
