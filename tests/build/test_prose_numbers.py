@@ -82,6 +82,15 @@ def test_the_learning_rates_the_training_page_describes():
     assert math.isclose(_final_loss(2.0), 8 * 2 ** 2, rel_tol=1e-6)  # saturated on the wrong side
 
 
+def neuron():
+    """The training page's neuron by hand: w = (0.5, −1), b = 0.2, x = (2, 1)."""
+    w1, w2, b = Value(0.5), Value(-1.0), Value(0.2)
+    z = w1 * 2.0 + w2 * 1.0 + b
+    out = z.tanh()
+    out.backward()
+    return {"z": z.data, "out": out.data, "rate": 1 - out.data ** 2, "w1": w1.grad, "w2": w2.grad, "b": b.grad}
+
+
 def parameter_count():
     return len(MLP(2, [8, 8, 1]).parameters())
 
@@ -105,6 +114,7 @@ ANSWERS = {
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["d.grad"],
     "capstone-params": parameter_count,
+    "neuron-w1": lambda: neuron()["w1"],
     "graph-size": lambda: len(((Value(1.0) * Value(2.0) + Value(3.0)).tanh()).topological_order()),
 }
 
@@ -124,6 +134,10 @@ PROSE = [
      lambda: nudge_errors("cubic", 0.1)),
     ("nudges.md", "with $h = 0.01$, the one-sided slope\n    is off by {:.1g} and the central one by {:.1g}.",
      lambda: nudge_errors("cubic", 0.01)),
+    ("train.md", "z = 0.5·2 + (−1)·1 + 0.2 = {:g}, and\nout = tanh(0.2) = {:.4f}.", lambda: [round(neuron()["z"], 12), neuron()["out"]]),
+    ("train.md", "1 − out² = {:.4f};", lambda: [neuron()["rate"]]),
+    ("train.md", "∂out/∂b = {:.4f}; and", lambda: [neuron()["b"]]),
+    ("train.md", "∂out/∂w₂ = {:.4f} × 1.", lambda: [neuron()["w2"]]),
     ("train.md", "the loss sticks at {:g}, the worst it can be", lambda: [round(_final_loss(2.0), 6)]),
     ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
      lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
@@ -198,6 +212,7 @@ SLIPS = {
     "dl-da-square": {24: lambda: -chain_square(2.0, -3.0, 10.0)["a"], 8: lambda: chain_square(2.0, -3.0, 10.0)["d"],
                      -3: lambda: -3.0},
     "diamond-grad": {1: lambda: 1.0},
+    "neuron-w1": {0.961: lambda: round(neuron()["w2"], 3), 0.5: lambda: 0.5},
     "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
                        -6: lambda: level_graph(2, 3, 1, -2)["a"]},
 }

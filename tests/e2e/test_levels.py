@@ -121,6 +121,8 @@ def test_training_level_trains_and_draws(page, site):
     wait_for_python(page)
     lab = page.locator(".course-lab[data-lab='training']")
     expect(lab).to_contain_text("105")
+    expect(answer(page, "neuron-w1", "0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
+    expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
     expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
     expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
     ex = exercise(page, "sgd-step")
