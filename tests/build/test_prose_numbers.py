@@ -91,6 +91,13 @@ def neuron():
     return {"z": z.data, "out": out.data, "rate": 1 - out.data ** 2, "w1": w1.grad, "w2": w2.grad, "b": b.grad}
 
 
+def sgd_once(data, grad, lr):
+    p = Value(data)
+    p.grad = grad
+    p.data -= lr * p.grad
+    return p.data
+
+
 def parameter_count():
     return len(MLP(2, [8, 8, 1]).parameters())
 
@@ -114,6 +121,10 @@ ANSWERS = {
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["d.grad"],
     "capstone-params": parameter_count,
+    "review-square": lambda: chain_square(2.0, -3.0, 10.0)["d"],
+    "review-diamond": lambda: grad_of(lambda a: a + a, a=3)["a"],
+    "review-tanh": lambda: grad_of(lambda x: x.tanh(), x=math.atanh(0.5))["x"],
+    "review-step": lambda: sgd_once(1.0, 4.0, 0.05),
     "neuron-w1": lambda: neuron()["w1"],
     "graph-size": lambda: len(((Value(1.0) * Value(2.0) + Value(3.0)).tanh()).topological_order()),
 }
@@ -212,6 +223,10 @@ SLIPS = {
     "dl-da-square": {24: lambda: -chain_square(2.0, -3.0, 10.0)["a"], 8: lambda: chain_square(2.0, -3.0, 10.0)["d"],
                      -3: lambda: -3.0},
     "diamond-grad": {1: lambda: 1.0},
+    "review-square": {4: lambda: chain_square(2.0, -3.0, 10.0)["d_value"]},
+    "review-diamond": {1: lambda: 1.0},
+    "review-tanh": {0.5: lambda: 0.5},
+    "review-step": {1.2: lambda: 1.0 + 0.05 * 4.0},
     "neuron-w1": {0.961: lambda: round(neuron()["w2"], 3), 0.5: lambda: 0.5},
     "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
                        -6: lambda: level_graph(2, 3, 1, -2)["a"]},

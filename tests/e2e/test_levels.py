@@ -22,11 +22,13 @@ LEVELS = {
     "chain-rule": [("q", "pesos", "5", "6"), ("q", "dl-dd-square", "4", "8"),
                    ("q", "dl-da-square", "24", "−24"), ("x", "chain-by-hand")],
     "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"), ("q", "backward-twice", "-12", "−24"),
-                   ("q", "why-zero-grad", "To free memory", "Because gradients add up across backward passes")],
+                   ("q", "why-zero-grad", "To free memory", "Because gradients add up across backward passes"),
+                   ("q", "review-square", "4", "8")],
     "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "relu-backward"), ("x", "pow-backward"),
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward"),
-                 ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6")],
-    "alive": [("q", "alive-c-grad", "1.3864", "2.3593")],
+                 ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
+                 ("q", "review-diamond", "1", "2")],
+    "alive": [("q", "alive-c-grad", "1.3864", "2.3593"), ("q", "review-step", "1.2", "0.8")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
     "capstone": [("q", "capstone-params", "100", "105")],
 }
@@ -103,6 +105,7 @@ def test_expression_lab_draws_any_expression(page, site):
     lab.get_by_role("button", name="Show the gradients now (counts as a shown answer)").click()
     expect(lab.locator("table")).to_contain_text("2.35934")
     expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")
     field = lab.get_by_label("Expression")
     field.fill("(x + y).exp() * x")
@@ -148,6 +151,7 @@ def test_training_level_trains_and_draws(page, site):
     expect(lab.get_by_role("status").first).to_contain_text(
         re.compile(r"Trained with learning rate 2: loss 8\.75 → 32 in 120 steps"), timeout=120_000)
     expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
+    expect(answer(page, "review-tanh", "0.75")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
 
 

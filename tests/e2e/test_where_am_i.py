@@ -24,6 +24,7 @@ def test_a_cleared_level_ends_with_its_stars_and_the_way_on(page, site):
     page.goto(site + "/alive/")
     expect(page.locator(".course-complete")).to_have_count(0)
     expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
     done = page.locator(".course-complete")
     expect(done).to_contain_text("Level cleared")
     expect(done).to_contain_text("★★★")
@@ -44,6 +45,7 @@ def test_the_course_map_says_where_you_were_and_resumes_where_work_is_left(page,
     # a finished level is never the one to resume: the next unfinished one is
     page.goto(site + "/alive/")
     expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
     page.goto(site + "/")
     expect(resume).to_have_text("Next: The same graph in PyTorch")
 
