@@ -29,7 +29,7 @@ export function mountCapstone(root) {
   const pieces = JSON.parse(root.dataset.pieces);
   root.querySelector(".course-lab__static")?.remove();
   const table = el("table", { className: "course-capstone__pieces" },
-    el("caption", { textContent: "Your engine, piece by piece" }));
+    el("caption", { textContent: "Your engine, piece by piece: yours where you solved the exercise, the reference's until you do" }));
   const head = table.createTHead().insertRow();
   for (const t of ["piece", "method", "whose", "gradient check"]) head.append(el("th", { scope: "col", textContent: t }));
   const body = table.createTBody();
@@ -38,7 +38,7 @@ export function mountCapstone(root) {
     el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" }));
   const meter = bar.querySelector("progress");
   const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
-  const plot = el("div");
+  const plot = el("div", { className: "course-lab__scroll", hidden: true }); // shown once training starts
   const lossPlot = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   lossPlot.setAttribute("class", "course-plot");
   lossPlot.setAttribute("role", "img");
@@ -56,7 +56,7 @@ export function mountCapstone(root) {
       const link = el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: piece.what });
       row.insertCell().append(link);
       row.insertCell().append(el("code", { textContent: piece.method }));
-      row.insertCell().textContent = mine ? "yours" : "the reference (not solved yet)";
+      row.insertCell().textContent = mine ? "yours" : "reference";
       row.insertCell().textContent = !mine ? "—" : !check ? "not run yet" : check.ok ? "✓ same as the reference" : "✗ differs";
       row.dataset.state = !check || !mine ? "" : check.ok ? "ok" : "wrong";
     }
@@ -96,6 +96,7 @@ export function mountCapstone(root) {
         params = chunk.params;
         worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
         meter.value = losses.length;
+        plot.hidden = false;
         const last = losses.at(-1);
         status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(last)}`;
         if (losses.every((l) => l !== null)) lossCurve(lossPlot, losses, STEPS, [{ losses: reference, className: "course-plot__reference" }]);
