@@ -38,7 +38,8 @@ export function mountCapstone(root) {
     el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" }));
   const meter = bar.querySelector("progress");
   const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
-  const plot = el("div", { className: "course-lab__scroll", hidden: true }); // shown once training starts
+  const plot = el("div", { className: "course-lab__scroll", hidden: true, tabIndex: 0, role: "region",
+    "aria-label": "Loss curves" }); // shown once training starts
   const lossPlot = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   lossPlot.setAttribute("class", "course-plot");
   lossPlot.setAttribute("role", "img");

@@ -64,6 +64,10 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
   if (!figure.parentElement?.classList.contains("course-lab__scroll")) {
     const scroller = document.createElement("div");
     scroller.className = "course-lab__scroll";
+    // a region the keyboard can reach, so a graph wider than the screen can be scrolled
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", "Computation graph (scrolls sideways when wide)");
     figure.replaceWith(scroller);
     scroller.append(figure);
   }
