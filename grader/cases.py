@@ -163,8 +163,12 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
     return {"mode": "backward", "leaves": leaves, "nodes": nodes}
 
 
-def _near_zero(rng, zeros):
-    choices = [0.001, -0.001, 0.05, -0.05, 0.2, -0.2] + ([0.0] if zeros else [])
+# Operations defined only for positive inputs: their "near zero" cases come from the right.
+POSITIVE_ONLY = {"log"}
+
+
+def _near_zero(rng, zeros, positive=False):
+    choices = [0.001, 0.05, 0.2] if positive else [0.001, -0.001, 0.05, -0.05, 0.2, -0.2] + ([0.0] if zeros else [])
     return rng.choice(choices)
 
 
@@ -174,6 +178,8 @@ def _near_zero_inputs(rng, op, zeros):
     there), and a tiny negative input (a rule that lets gradient through just
     below zero must fail there)."""
     other = _leaf_value(rng, 0.3, 1.5)
+    if op in POSITIVE_ONLY:  # a rule like 1/x is steepest here
+        return [[0.001, other], [0.01, other]]
     fixed = [[-0.001, other], [other, -0.001] if op in BINARY and op != "div" else [0.001, other]]
     if zeros:
         fixed[:0] = [[0.0, other]] + ([[other, 0.0]] if op in BINARY and op != "div" else [])
@@ -199,7 +205,7 @@ def value_cases(grading, rng):
 
     for op in focus:
         word = {"add": "a sum", "mul": "a product", "sub": "a difference", "div": "a quotient",
-                "pow": "a power", "exp": "exp", "tanh": "tanh", "relu": "relu"}[op]
+                "pow": "a power", "exp": "exp", "tanh": "tanh", "relu": "relu", "log": "log"}[op]
         group(f"The rule of {word} on its own, at random inputs and upstream gradients",
               lambda op=op: _rule_case(rng, op, [_leaf_value(rng), _leaf_value(rng)], 0.0), 6)
         group(f"The rule of {word} adds into gradients that are already there"
@@ -208,9 +214,12 @@ def value_cases(grading, rng):
                                        round(rng.uniform(-1.5, 1.5), 2) or 0.5,
                                        same=op in BINARY and rng.random() < 0.5), 6)
         near = _near_zero_inputs(rng, op, zeros)
-        group(f"The rule of {word} at inputs near zero, of both signs" + (", and at 0" if zeros else ""),
-              lambda op=op, near=near: _rule_case(rng, op, near.pop(0) if near else
-                                                  [_near_zero(rng, zeros), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
+        positive = op in POSITIVE_ONLY
+        group(f"The rule of {word} at " + ("small inputs (it is defined for x > 0 only)" if positive else
+                                           "inputs near zero, of both signs" + (", and at 0" if zeros else "")),
+              lambda op=op, near=near, positive=positive: _rule_case(
+                  rng, op, near.pop(0) if near else
+                  [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
     if not focus:
         group("The lab's graph, L = (a·b + c)·d, at random inputs",
               lambda: {"mode": "backward", "leaves": [_leaf_value(rng) for _ in range(4)],

@@ -26,6 +26,7 @@ OPS = {
     "exp": lambda a: a.exp(),
     "tanh": lambda a: a.tanh(),
     "relu": lambda a: a.relu(),
+    "log": lambda a: a.log(),
 }
 
 # Functions a `call` case may pass to the learner's code by name.

@@ -30,6 +30,7 @@ PIECES = [
     ("diamond", "accumulate", "__add__", "addition, adding up every path"),
     ("tanh-backward", "more-ops", "tanh", "tanh"),
     ("exp-backward", "more-ops", "exp", "exp"),
+    ("log-backward", "more-ops", "log", "log"),
     ("relu-backward", "more-ops", "relu", "relu"),
     ("pow-backward", "more-ops", "__pow__", "powers"),
     ("div-backward", "more-ops", "__truediv__", "division"),
@@ -153,6 +154,7 @@ PROBES = {
     "diamond": "(a + b) * (a + a)",
     "tanh-backward": "a.tanh() * a + (a * b).tanh() * b",
     "exp-backward": "a.exp() * a + (a * b).exp() * b",
+    "log-backward": "(lambda s: s.log() * s + (s * s).log() * a)(a * a + b * b)",  # s > 0: log's domain
     "relu-backward": "a.relu() * a + (a * b).relu() * b",
     "pow-backward": "((a * b) ** 3) * b + (a ** 2) * a",
     "div-backward": "((a + b) / (b * a)) * b + (a / b) * a",
