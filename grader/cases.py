@@ -291,6 +291,32 @@ def sgd_cases(grading, rng):
     return groups, cases
 
 
+# (group, nin, nouts): one neuron, one layer of several, then layers stacked
+NN_SHAPES = [(0, 3, [1]), (0, 2, [1]), (1, 2, [3]), (1, 3, [2]), (2, 2, [3, 2, 1]), (2, 3, [2, 2]), (2, 2, [2, 3, 1])]
+
+
+def nn_cases(grading, rng):
+    groups = [{"name": "One neuron: tanh(w · x + b)"}, {"name": "One layer: several neurons read the same inputs"},
+              {"name": "Layers stacked, each feeding the next"}]
+    cases = []
+    for group, nin, nouts in NN_SHAPES:
+        sizes = [nin, *nouts]
+        where = [f"layer {li + 1} neuron {ni + 1} {'w' + str(k + 1) if k < sizes[li] else 'b'}"
+                 for li in range(len(nouts)) for ni in range(nouts[li]) for k in range(sizes[li] + 1)]
+        # weights and biases of both signs, none near 0, so a left-out term always shows
+        params = [_leaf_value(rng, 0.2, 1.0) for _ in where]
+        x = [_leaf_value(rng, 0.3, 2.0) for _ in range(nin)]
+        labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
+        labels += [f"∂(sum of outputs)/∂({w})" for w in where]
+        labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
+        text = (f"model = MLP({nin}, {nouts}) with its weights and biases set to "
+                f"{', '.join(fmt(p) for p in params)} (layer by layer, each neuron's w then b); "
+                f"model([{', '.join(fmt(v) for v in x)}])")
+        cases.append({"group": group, "input": {"nin": nin, "nouts": nouts, "params": params, "x": x},
+                      "labels": labels, "text": text})
+    return groups, cases
+
+
 def function_cases(grading, rng):
     """Any function of numbers: `arity` random arguments in ±[low, high] (default
     0.3 to 3), 12 points, plus the points listed in `points` (checked first)."""
@@ -309,7 +335,7 @@ def function_cases(grading, rng):
 
 
 GENERATORS = {"value": value_cases, ("call", "gradients"): chain_by_hand_cases,
-              ("call", "slope"): slope_cases, "sgd": sgd_cases}
+              ("call", "slope"): slope_cases, "sgd": sgd_cases, "nn": nn_cases}
 
 
 def make_cases(exercise):

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .facts import BLANK
+from .probes import PROBES
 
 ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-PROBES = ("value", "call", "sgd")
 META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading"}
 
 

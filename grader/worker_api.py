@@ -17,13 +17,14 @@ from labs.expression import ExpressionError, expression_graph, variables
 from labs.training import Run
 
 from . import execute
+from .probes import PROBES
 from .sandbox import CappedOutput, new_restore
 from .text import describe_exception
 
 
 def check(probe, inputs, code, timeout_seconds=10.0):
     """The learner's outputs on the cases (grader.execute.collect); no verdict."""
-    if probe not in ("value", "call", "sgd") or type(inputs) is not list:
+    if probe not in PROBES or type(inputs) is not list:
         raise ValueError("check() needs a probe name and a list of case inputs")
     return execute.collect(code, probe, inputs, float(timeout_seconds))
 

@@ -72,6 +72,20 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
     expect(page.locator(".course-lock-notice")).to_have_count(0)
 
 
+def test_train_level_grades_the_learners_network(page, site):
+    """Neuron, Layer and MLP, written by the learner: each known mistake diagnosed, the solution passes."""
+    page.goto(f"{site}/train/")
+    wait_for_python(page)
+    ex = exercise(page, "mlp")
+    for mistake in catalog.load("mlp").mistakes:
+        replace_code(page, ex, mistake.code)
+        result = check(ex)
+        expect(result).to_have_attribute("data-state", "failed")
+        expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + mistake.message)
+    replace_code(page, ex, _file("mlp", "solution.py"))
+    expect(check(ex)).to_contain_text("Passed")
+
+
 def test_tangent_lab_measures_in_the_worker(page, site):
     page.goto(f"{site}/nudges/")
     lab = page.locator(".course-lab[data-lab='tangent']")
