@@ -34,7 +34,10 @@ PIECES = [
     ("relu-backward", "more-ops", "relu", "relu"),
     ("pow-backward", "more-ops", "__pow__", "powers"),
     ("div-backward", "more-ops", "__truediv__", "division"),
+    ("mlp", "train", "Neuron, Layer, MLP", "the network"),
 ]
+NETWORK = "mlp"  # the piece that is classes of its own, not a method of Value
+NETWORK_CLASSES = ("Neuron", "Layer", "MLP")
 BINARY = {"__mul__", "__sub__", "__add__", "__truediv__"}
 ENGINE_SOURCE = inspect.getsource(reference_engine)
 NN_SOURCE = inspect.getsource(reference_nn).replace("from .engine import Value\n", "")
@@ -59,6 +62,40 @@ def learner_method(code, name):
     raise PieceError(f"your saved code has no Value.{name}")
 
 
+def learner_classes(code):
+    """The learner's Neuron, Layer and MLP classes, as a module of their own."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as e:
+        raise PieceError(f"your saved code does not parse (line {e.lineno})") from None
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name in NETWORK_CLASSES]
+    missing = [name for name in NETWORK_CLASSES if name not in {c.name for c in classes}]
+    if missing:
+        raise PieceError(f"your saved code has no {', '.join(missing)}")
+    return ast.Module(body=classes, type_ignores=[])
+
+
+def structure(model):
+    """A network's weights and biases in the order its constructor builds them (each
+    neuron's w, then its b): the same for the learner's classes and the reference's."""
+    return [p for layer in model.layers for n in layer.neurons for p in [*n.w, n.b]]
+
+
+def learner_network(code, value):
+    """A maker of the learner's MLP on `value`, started from the reference's weights for
+    the seed, so both engines train the same network."""
+    scope = {"__name__": "your_nn", "Value": value, "random": random.Random(0)}
+    exec(compile(learner_classes(code), "mlp.py", "exec"), scope)  # noqa: S102 - run like a Run, in the worker
+    network = scope["MLP"]
+
+    def make(nin, sizes, seed=1):
+        model, start = network(nin, list(sizes)), reference_nn.MLP(nin, sizes, seed=seed)
+        for p, q in zip(structure(model), structure(start), strict=True):
+            p.data = q.data
+        return model
+    return make
+
+
 def assemble(codes):
     """A fresh Value class: the reference's, with each piece in `codes` (exercise -> saved
     code) replaced by the learner's own method. Returns (Value, MLP, {exercise: source})."""
@@ -67,6 +104,8 @@ def assemble(codes):
     value = namespace["Value"]
     sources = {}
     for exercise, _page, name, _what in PIECES:
+        if exercise == NETWORK:
+            continue
         if exercise not in codes:
             sources[exercise] = "reference"
             continue
@@ -76,7 +115,11 @@ def assemble(codes):
         sources[exercise] = "yours"
     nn_namespace = {"__name__": "your_nn", "Value": value}
     exec(compile(NN_SOURCE, "nn.py", "exec"), nn_namespace)  # noqa: S102 - the reference's own source
-    return value, nn_namespace["MLP"], sources
+    network = nn_namespace["MLP"]
+    if NETWORK in codes:
+        network = learner_network(codes[NETWORK], value)
+    sources[NETWORK] = "yours" if NETWORK in codes else "reference"
+    return value, network, sources
 
 
 def _coercing(method, value):
@@ -95,22 +138,26 @@ def _loss(model, value):
 
 
 def _parameters_of(model):
-    return [p.data for p in model.parameters()]
+    return [p.data for p in structure(model)]
 
 
 def _set(model, params):
-    for p, x in zip(model.parameters(), params):
+    for p, x in zip(structure(model), params, strict=True):
         p.data = float(x)
 
 
 def _step(model, value, lr):
+    """One step of the course's training loop, the same for both engines. It walks the
+    network's structure rather than its parameters(): the learner's parameters() is
+    checked on its own (check_network), so a slip there is named, not blurred into the loss."""
+    params = structure(model)
     loss = _loss(model, value)
-    model.zero_grad()
+    for p in params:
+        p.grad = 0.0
     loss.backward()
-    grads = [p.grad for p in model.parameters()]
-    for p in model.parameters():
+    for p in params:
         p.data -= lr * p.grad
-    return loss.data, grads
+    return loss.data, [p.grad for p in params]
 
 
 def train(codes, params=None, steps=10, lr=0.05, seed=1):
@@ -173,7 +220,16 @@ def check_pieces(codes, seed=7):
         mine = exercise in codes
         row = {"exercise": exercise, "page": page, "method": name, "what": what,
                "source": "yours" if mine else "reference", "ok": True}
-        if mine:
+        if mine and exercise == NETWORK:
+            try:
+                problem = check_network(codes[exercise])
+            except PieceError as e:
+                problem = str(e)
+            except Exception as e:  # noqa: BLE001 - the learner's classes raised: that is the finding
+                problem = f"it raised {type(e).__name__}: {e}"[:300]
+            if problem:
+                row.update(ok=False, problem=problem)
+        elif mine:
             try:
                 value = assemble({exercise: codes[exercise]})[0]
             except PieceError as e:
@@ -198,3 +254,39 @@ def _grads(expression, value, a, b):
     x, y = value(a), value(b)
     expression(x, y).backward()
     return [x.grad, y.grad]
+
+
+def _network_numbers(model, x):
+    """Outputs, the gradient of their sum for each weight and bias, and how many times
+    parameters() lists each of them."""
+    out = model(x)
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    total = outs[0]
+    for o in outs[1:]:
+        total = total + o
+    total.backward()
+    listed = list(model.parameters())
+    params = structure(model)
+    return [o.data for o in outs], [p.grad for p in params], [sum(q is p for q in listed) for p in params]
+
+
+def check_network(code):
+    """The learner's Neuron, Layer and MLP on the reference's Value, against the
+    reference's classes with the same weights: None when they agree, else what differs."""
+    make = learner_network(code, reference_engine.Value)
+    for nin, sizes, x in ((2, [3, 2, 1], [0.7, -1.3]), (3, [2, 2], [0.4, -0.9, 1.6])):
+        shown = f"MLP({nin}, {sizes}) with the reference's weights, on x = {x}"
+        (outs, grads, counts) = _network_numbers(make(nin, sizes, seed=5), x)
+        (ref_outs, ref_grads, _) = _network_numbers(reference_nn.MLP(nin, sizes, seed=5), x)
+        if len(outs) != len(ref_outs) or any(_gap(a, b) > 1e-9 for a, b in zip(outs, ref_outs)):
+            return f"{shown}: your network outputs {_short(outs)}, the reference {_short(ref_outs)}"
+        if any(_gap(a, b) > 1e-9 for a, b in zip(grads, ref_grads)):
+            return f"{shown}: backward() gives some weights or biases other gradients than the reference's"
+        if any(c != 1 for c in counts):
+            return (f"{shown}: parameters() should list each of the {len(counts)} weights and biases once; "
+                    f"{sum(c == 0 for c in counts)} are missing and {sum(c > 1 for c in counts)} listed more than once")
+    return None
+
+
+def _short(numbers):
+    return "[" + ", ".join(f"{n:.4g}" if isinstance(n, (int, float)) else repr(n)[:20] for n in numbers) + "]"

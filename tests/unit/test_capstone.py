@@ -16,7 +16,10 @@ SOLUTIONS = {e: (ROOT / "exercises" / e / "solution.py").read_text() for e, *_ i
 
 def test_every_piece_names_a_method_its_solution_defines():
     for exercise, _page, name, _what in capstone.PIECES:
-        assert capstone.learner_method(SOLUTIONS[exercise], name)
+        if exercise == capstone.NETWORK:
+            assert capstone.learner_classes(SOLUTIONS[exercise])
+        else:
+            assert capstone.learner_method(SOLUTIONS[exercise], name)
         assert f"/// exercise | {exercise}" in (ROOT / "docs" / f"{_page}.md").read_text()
 
 
@@ -53,6 +56,8 @@ def test_each_known_mistake_is_pinned_on_its_own_blank(exercise):
 
 
 def _same_method(code, solution, name):
+    if name == "Neuron, Layer, MLP":
+        return ast.dump(capstone.learner_classes(code)) == ast.dump(capstone.learner_classes(solution))
     return ast.dump(capstone.learner_method(code, name)) == ast.dump(capstone.learner_method(solution, name))
 
 
@@ -60,3 +65,16 @@ def test_a_piece_without_its_method_is_reported_not_raised():
     rows = capstone.check_pieces({**SOLUTIONS, "tanh-backward": "class Value:\n    pass\n"})
     row = next(r for r in rows if r["exercise"] == "tanh-backward")
     assert row["ok"] is False and "no Value.tanh" in row["problem"]
+
+
+def test_the_learners_network_trains_and_a_wrong_line_is_pinned_on_it():
+    forward = {**SOLUTIONS, "mlp": SOLUTIONS["mlp"].replace(
+        "sum((wi * xi for wi, xi in zip(self.w, x)), self.b)", "sum((wi * xi for wi, xi in zip(self.w, x[::-1])), self.b)")}
+    run = capstone.train(forward, steps=3)
+    assert run["sources"]["mlp"] == "yours" and run["worst_gradient_gap"] > 1e-6
+    listing = {**SOLUTIONS, "mlp": SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")}
+    assert capstone.train(listing, steps=3)["worst_gradient_gap"] < 1e-12  # training walks the structure
+    for bad, words in ((forward, "your network outputs"), (listing, "6 are missing")):
+        rows = {row["exercise"]: row for row in capstone.check_pieces(bad)}
+        assert [e for e, row in rows.items() if not row["ok"]] == ["mlp"]
+        assert words in rows["mlp"]["problem"]
