@@ -10,6 +10,9 @@
 import { launchWorker, SNAPSHOT_CACHE, SNAPSHOT_HASH_KEY, sha256Hex } from "./launch.js";
 
 const GRACE_MS = 1500;
+// The snapshot worker's start, after "ready": late enough that the learner's first
+// Checks and the grader's warm-up have the CPU, early enough for most first visits.
+const SNAPSHOT_AFTER_MS = 4000;
 
 export class PythonRuntime extends EventTarget {
   constructor({ workerUrl, pyodideUrl, zipUrl, useSnapshot = false }) {
@@ -23,8 +26,8 @@ export class PythonRuntime extends EventTarget {
     this.pending = new Map();
     this.restarts = 0;
     this.bootSeconds = null;
-    this.learnerRunStarted = false; // from then on, no snapshot is taken from a worker
-    this.pendingSnapshot = null;
+    this.learnerRunStarted = false;
+    this.snapshotTimer = null;
     this.snapshotRejected = null;
     this.cspViolations = []; // reported by the worker, for the tests only
   }
@@ -63,23 +66,11 @@ export class PythonRuntime extends EventTarget {
       this.workerKept = msg.kept; // powers the worker could not drop (none expected)
       performance.mark("course:python-ready");
       this.setState("ready", "");
-      if (this.pendingSnapshot) {
-        // Hashing and writing 30 MB is heavy: after the calls already waiting have had their turn.
-        const snapshot = this.pendingSnapshot;
-        this.pendingSnapshot = null;
-        setTimeout(() => this.saveSnapshot(snapshot), 2000);
-      }
+      if (this.useSnapshot && msg.mode !== "snapshot") this.makeSnapshotLater();
       return this.warmUp();
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.restart();
-    if (msg.type === "snapshot") {
-      if (this.useSnapshot && this.state === "loading" && !this.learnerRunStarted
-          && msg.bytes instanceof ArrayBuffer && typeof msg.key === "string") {
-        this.pendingSnapshot = { key: msg.key, bytes: msg.bytes };
-      }
-      return undefined;
-    }
     if (msg.type === "snapshot-rejected") return this.dropSnapshot(String(msg.reason));
     if (msg.type === "csp-violation") { this.cspViolations.push(msg); return undefined; }
     const call = this.pending.get(msg.id);
@@ -101,7 +92,27 @@ export class PythonRuntime extends EventTarget {
     }
   }
 
-  /** Keep a snapshot handed over by a booting worker: bytes in Cache Storage, their
+  /** No snapshot to boot from yet: once the page has been idle a while, a second,
+   * short-lived worker boots a fresh interpreter only to snapshot it. Nothing else ever
+   * runs there (no course files, no learner code: its messages are taken only as a
+   * snapshot), and the first Check never waits for it. */
+  makeSnapshotLater() {
+    if (this.snapshotTimer) return;
+    this.snapshotTimer = setTimeout(() => {
+      const maker = new Worker(this.urls.workerUrl, { type: "module", name: "python-snapshot" });
+      const done = () => maker.terminate();
+      maker.onerror = done;
+      maker.onmessage = ({ data }) => {
+        if (data?.type === "snapshot" && data.bytes instanceof ArrayBuffer && typeof data.key === "string") {
+          done();
+          this.saveSnapshot(data);
+        } else if (data?.type === "boot-failed") done();
+      };
+      maker.postMessage({ type: "make-snapshot", pyodideUrl: this.urls.pyodideUrl });
+    }, SNAPSHOT_AFTER_MS);
+  }
+
+  /** Keep a snapshot handed over by the snapshot worker: bytes in Cache Storage, their
    * SHA-256 in localStorage (see launch.js). */
   async saveSnapshot({ key, bytes }) {
     try {

@@ -2,12 +2,14 @@
 //
 // Protocol (main -> worker):
 //   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, useSnapshot, snapshotHash?}
-//   {type: "call", id, fn, args}       fn is a function of exercises.worker_api
+//   {type: "call", id, fn, args}       fn is a function of grader.worker_api
+//   {type: "make-snapshot", pyodideUrl}   this worker only makes a snapshot, then idles
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
-//   {type: "snapshot", bytes}   a fresh memory snapshot (the ArrayBuffer is transferred),
-//                               sent before "ready", so before any learner code has run
+//   {type: "snapshot", key, bytes}   from a make-snapshot worker: a fresh interpreter's
+//                               memory (the ArrayBuffer is transferred); no course file and
+//                               no learner code ever ran in that worker
 //   {type: "snapshot-rejected", reason}   the cached snapshot failed its check
 //
 // Once Python is up, the worker drops every power learner code could abuse if it
@@ -38,12 +40,14 @@ self.addEventListener("unhandledrejection", fatal);
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === "boot") booting = booting || boot(msg);
+  else if (msg.type === "make-snapshot") booting = booting || makeSnapshot(msg);
   else if (msg.type === "call") handleCall(msg);
 };
 
 // Pyodide's memory snapshot (a private API, so it may change between releases):
-// the first visit boots normally, snapshots the fresh interpreter (before the course
-// files, before any learner code) and hands the bytes to the page. The page hashes
+// the first visit boots normally; once the page is idle, a second, short-lived worker
+// boots a fresh interpreter only to snapshot it (no course files, no learner code,
+// and nothing of it on the first Check's path) and hands the bytes to the page. The page hashes
 // them and keeps bytes (Cache Storage) and hash (localStorage, which a worker can't
 // reach) apart; a later visit sends the hash with the boot message and the worker
 // restores only bytes that match it. Any failure falls back to the normal boot.
@@ -83,9 +87,21 @@ async function startPython(loadPyodide, indexURL, snapshotLookup) {
     post({ type: "snapshot-rejected", reason: found.rejected });
     return { py: await loadPyodide({ indexURL }), mode: "fallback" };
   }
-  if (snapshotLookup === null) return { py: await loadPyodide({ indexURL }), mode: "normal" };
-  const py = await loadPyodide({ indexURL, _makeSnapshot: true });
-  return { py, mode: "normal", snapshot: py.makeMemorySnapshot() };
+  return { py: await loadPyodide({ indexURL }), mode: "normal" };
+}
+
+/** The whole life of a make-snapshot worker: boot, snapshot, hand the bytes over. */
+async function makeSnapshot({ pyodideUrl }) {
+  try {
+    const indexURL = new URL(".", pyodideUrl).href;
+    const { loadPyodide } = await import(pyodideUrl);
+    const bytes = (await loadPyodide({ indexURL, _makeSnapshot: true })).makeMemorySnapshot();
+    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer : bytes.slice().buffer;
+    post({ type: "snapshot", key: new URL("snapshot.bin", indexURL).href, bytes: buffer }, [buffer]);
+  } catch (error) {
+    post({ type: "boot-failed", error: String(error?.message || error) });
+  }
 }
 
 // What reaches storage, the network or new code. Deleted from the worker's global
@@ -152,14 +168,6 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot, snapshot
     api = pyodide.pyimport("grader.worker_api");
     const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
     guard = { hide, unhide, restore: pyodide.pyimport("grader.sandbox").new_restore() };
-    // The snapshot goes to the page before "ready", so before any learner code runs
-    // here: the page takes no snapshot from this worker after "ready".
-    if (booted.snapshot) {
-      const bytes = booted.snapshot;
-      const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        ? bytes.buffer : bytes.slice().buffer;
-      post({ type: "snapshot", key: snapshotKey, bytes: buffer }, [buffer]);
-    }
     const kept = dropPowers();
     const done = performance.now();
     const seconds = (done - started) / 1000;
