@@ -3,7 +3,7 @@
 // reference engine, a few steps per call so progress shows; then one gradient
 // check per piece points at the blank behind any difference. It grants no progress.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { lossCurve } from "./plots.js";
+import { lossChart, lossFigure } from "./plots.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 
@@ -28,8 +28,11 @@ export function mountCapstone(root) {
   if (!mountOnce(root)) return;
   const pieces = JSON.parse(root.dataset.pieces);
   root.querySelector(".course-lab__static")?.remove();
-  const table = el("table", { className: "course-capstone__pieces" },
+  // a plain table in Material's own wrappers, so it is styled and scrolls like every table of the site
+  const table = el("table", {},
     el("caption", { textContent: "Your engine, piece by piece: yours where you solved the exercise, the reference's until you do" }));
+  const pieceTable = el("div", { className: "md-typeset__scrollwrap course-capstone__pieces" },
+    el("div", { className: "md-typeset__table" }, table));
   const head = table.createTHead().insertRow();
   for (const t of ["piece", "method", "whose", "gradient check"]) head.append(el("th", { scope: "col", textContent: t }));
   const body = table.createTBody();
@@ -38,15 +41,9 @@ export function mountCapstone(root) {
     el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" }));
   const meter = bar.querySelector("progress");
   const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
-  const plot = el("div", { className: "course-lab__scroll", hidden: true, tabIndex: 0, role: "region",
-    "aria-label": "Loss curves" }); // shown once training starts
-  const lossPlot = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  lossPlot.setAttribute("class", "course-plot");
-  lossPlot.setAttribute("role", "img");
-  lossPlot.setAttribute("aria-label", "Loss curve: not trained yet");
-  plot.append(lossPlot);
+  const plot = lossFigure("course-capstone__plot"); // shown once training starts
   const verdict = liveStatus("div", "course-capstone__verdict");
-  root.prepend(table, bar, status, plot, verdict);
+  root.prepend(pieceTable, bar, status, plot, verdict);
 
   function renderPieces(codes, checks = null) {
     body.replaceChildren();
@@ -97,10 +94,11 @@ export function mountCapstone(root) {
         params = chunk.params;
         worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
         meter.value = losses.length;
-        plot.hidden = false;
         const last = losses.at(-1);
         status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(last)}`;
-        if (losses.every((l) => l !== null)) lossCurve(lossPlot, losses, STEPS, [{ losses: reference, className: "course-plot__reference" }]);
+        if (losses.every((l) => l !== null)) {
+          lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
+        }
       }
       const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0];
       status.textContent = `Trained on your engine: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not fall)"}.`;

@@ -1,4 +1,6 @@
-// Small SVG plotting helpers: axes, lines and points in data coordinates.
+// Small SVG plotting helpers: axes, lines and points in data coordinates; and the loss
+// charts of the training labs (uPlot, lazily loaded).
+import { el } from "./dom.js";
 import { svg } from "./svg.js";
 
 export function scale([d0, d1], [r0, r1]) {
@@ -38,21 +40,123 @@ export function polyline(points, x, y, className) {
   return svg("polyline", { points: points.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), class: className });
 }
 
-/** A training loss curve on a log scale: the first steps fall by orders of magnitude,
- * the rest keep falling steadily. `extra` adds more curves ({points, className}). */
-export function lossCurve(figure, losses, steps, extra = []) {
-  const logs = losses.map((l) => Math.log10(Math.max(l, 1e-12)));
-  const all = [...logs, ...extra.flatMap((c) => c.losses.map((l) => Math.log10(Math.max(l, 1e-12))))];
-  const { x, y, layer } = frame(figure, { xDomain: [0, steps], yDomain: [Math.floor(Math.min(...all)), Math.ceil(Math.max(...all, 0))],
-    xLabel: "step", yLabel: "loss (log scale)", yFormat: (v) => String(Number((10 ** v).toPrecision(2))) });
-  for (const curve of extra) {
-    layer.append(polyline(curve.losses.map((l, i) => [i + 1, Math.log10(Math.max(l, 1e-12))]), x, y, curve.className));
-  }
-  layer.append(polyline(logs.map((l, i) => [i + 1, l]), x, y, "course-plot__curve"));
-  const fmt = (v) => String(Number(v.toPrecision(4))).replace("-", "−");
-  figure.setAttribute("aria-label", `Loss curve: ${losses.length} steps, from ${fmt(losses[0])} to ${fmt(losses.at(-1))}.`);
-}
-
 function round(v) {
   return String(Math.abs(v) >= 100 ? Math.round(v) : Number(v.toPrecision(3))).replace("-", "−");
+}
+
+// ---- Loss charts (uPlot) -------------------------------------------------------------
+// uPlot draws on a canvas, so it is loaded on first use (a chunk of its own, never on a
+// page's critical path) and its colours are read from the course's CSS custom properties
+// (--course-plot-*, one set per palette); a palette switch redraws every chart. The axis
+// titles are HTML around the canvas: the text is themed by CSS and selectable.
+
+let uPlotLoading = null;
+const loadUPlot = () => {
+  uPlotLoading = uPlotLoading || import("uplot").then((m) => m.default, (error) => {
+    uPlotLoading = null; // a later chart tries again
+    throw error;
+  });
+  return uPlotLoading;
+};
+const charts = new Set();
+let paletteWatch = null;
+
+const number = (v) => (v === null || v === undefined ? "not a number" : String(Number(v.toPrecision(4))).replace("-", "−"));
+
+/** The figure a loss chart is drawn in: hidden (no empty box) until `lossChart` draws. */
+export function lossFigure(className = "") {
+  const chart = el("div", { className: "course-lossplot__chart" });
+  return el("div", { className: `course-lossplot ${className}`.trim(), role: "img", hidden: true, "aria-label": "Loss curve: not trained yet" },
+    el("div", { className: "course-lossplot__y", "aria-hidden": "true", textContent: "loss (log scale)" }),
+    chart,
+    el("div", { className: "course-lossplot__x", "aria-hidden": "true", textContent: "step" }),
+    el("div", { className: "course-lossplot__legend" }));
+}
+
+/** Draw (or update) the loss curves in a `lossFigure`: step against loss on a log scale.
+ * `curves` is [{label, losses, dashed?}]; with more than one, a legend names them. Shows
+ * the figure and writes its summary at once; the chart follows once uPlot has loaded. */
+export function lossChart(figure, curves, steps) {
+  figure.hidden = false;
+  const [first, ...others] = curves;
+  const rest = others.map((c) => `; ${c.label}: from ${number(c.losses[0])} to ${number(c.losses.at(-1))}`).join("");
+  figure.setAttribute("aria-label", `Loss curve: ${first.losses.length} steps, from ${number(first.losses[0])} to ${number(first.losses.at(-1))}${rest}.`);
+  const state = figure.courseChart || { figure, uplot: null, resize: null };
+  figure.courseChart = state;
+  Object.assign(state, { curves, steps });
+  return loadUPlot().then((uPlot) => {
+    if (!figure.isConnected) return;
+    state.uPlot = uPlot;
+    const data = chartData(curves);
+    if (state.uplot && state.uplot.series.length === curves.length + 1 && state.drawnSteps === steps) state.uplot.setData(data);
+    else createChart(state);
+    watchPalette();
+  }).catch(() => {
+    // offline before the chart's code was cached: the summary stays, in words
+    figure.querySelector(".course-lossplot__chart").textContent = figure.getAttribute("aria-label");
+  });
+}
+
+function chartData(curves) {
+  const n = Math.max(...curves.map((c) => c.losses.length));
+  const xs = Array.from({ length: n }, (_, i) => i + 1);
+  // a log scale has no zero: a loss of exactly 0 is drawn at 1e−12; a missing one is a gap
+  return [xs, ...curves.map((c) => xs.map((_, i) => (typeof c.losses[i] === "number" ? Math.max(c.losses[i], 1e-12) : null)))];
+}
+
+const isPowerOfTen = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+
+function chartSize(box) {
+  const width = Math.max(160, Math.floor(box.clientWidth || 320));
+  return { width, height: width < 420 ? 200 : 240 };
+}
+
+function createChart(state) {
+  const { figure, curves, steps, uPlot } = state;
+  destroyChart(state);
+  const box = figure.querySelector(".course-lossplot__chart");
+  const css = getComputedStyle(figure);
+  const color = (name) => css.getPropertyValue(`--course-plot-${name}`).trim();
+  const text = color("text"), grid = color("grid"), font = `12px ${css.fontFamily}`;
+  const axis = { stroke: text, font, grid: { stroke: grid, width: 1 }, ticks: { stroke: text, width: 1, size: 4 }, border: { show: true, stroke: text, width: 1 } };
+  const series = curves.map((c, i) => ({ label: c.label, stroke: color(i === 0 ? "mine" : "reference"), width: i === 0 ? 2.5 : 2,
+    dash: c.dashed ? [7, 5] : undefined, points: { show: false } }));
+  const uplot = new uPlot({
+    ...chartSize(box),
+    scales: { x: { time: false, auto: false, range: [0, steps] }, y: { distr: 3, log: 10 } },
+    // a grid line at each power of ten only (the ticks between them stay)
+    axes: [{ ...axis, size: 32 }, { ...axis, size: 46, grid: { ...axis.grid, filter: (_u, splits) => splits.map((v) => (isPowerOfTen(v) ? v : null)) } }],
+    series: [{ label: "step" }, ...series],
+    legend: { show: curves.length > 1, live: false, mount: (_u, table) => figure.querySelector(".course-lossplot__legend").append(table),
+      markers: { width: 3, dash: (u, i) => (u.series[i].dash ? "dashed" : "solid") } },
+    cursor: { show: false, drag: { x: false, y: false } },
+  }, chartData(curves), box);
+  state.uplot = uplot;
+  state.drawnSteps = steps;
+  state.resize = new ResizeObserver(() => {
+    const size = chartSize(box);
+    if (state.uplot && (size.width !== state.uplot.width || size.height !== state.uplot.height)) state.uplot.setSize(size);
+  });
+  state.resize.observe(box);
+  charts.add(state);
+}
+
+function destroyChart(state) {
+  state.resize?.disconnect();
+  state.uplot?.destroy();
+  state.uplot = null;
+  charts.delete(state);
+}
+
+/** Material switches the palette on <body data-md-color-scheme>: canvas colours are
+ * read once, so redraw each chart still on the page (and forget the ones left behind). */
+function watchPalette() {
+  if (paletteWatch) return;
+  paletteWatch = new MutationObserver(() => {
+    for (const state of [...charts]) {
+      if (state.figure.isConnected) createChart(state);
+      else destroyChart(state);
+    }
+  });
+  paletteWatch.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 }

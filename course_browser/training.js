@@ -1,9 +1,10 @@
 // Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
 // call: the loss curve grows as it trains and the page never freezes. Then the
-// learned decision boundary, and the network itself with a draggable test point.
+// learned decision boundary (with axes and a legend), and the network itself with a
+// draggable test point. Each picture shows once there is something in it.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { fmt, svg } from "./svg.js";
-import { lossCurve, scale } from "./plots.js";
+import { lossChart, lossFigure, scale } from "./plots.js";
 import { python } from "./runtime.js";
 
 const STEPS = 120;
@@ -22,47 +23,61 @@ export function mountTraining(root) {
   bar.append(rate, train, progressBar);
   const status = liveStatus("p", "course-lab__status",
     "Press Train: the network learns in the background, and the loss curve grows as it goes.");
-  const lossPlot = svg("svg", { class: "course-plot course-training__loss", role: "img", "aria-label": "Loss curve: not trained yet" });
-  const pictures = el("div", { className: "course-training__pictures" });
+  const lossPlot = lossFigure("course-training__loss"); // each picture shows once there is something to draw
   const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "application", tabindex: "0",
-    "aria-label": "Decision boundary. Train first; then drag the test point, or move it with the arrow keys." });
+    "aria-label": "Decision boundary. Drag the test point, or move it with the arrow keys." });
+  const boundaryFigure = el("div", { className: "course-training__boundary-figure" }, boundary, boundaryLegend());
   const network = svg("svg", { class: "course-plot course-training__network", role: "img", "aria-label": "The network: train first" });
+  network.toggleAttribute("hidden", true);
+  const pictures = el("div", { className: "course-training__pictures", hidden: true }, boundaryFigure, network);
   const readout = liveStatus("p", "course-lab__status");
-  pictures.append(boundary, network);
   root.prepend(bar, status, lossPlot, pictures, readout);
 
   let grid = null;
   let point = [0.5, 0.5];
+  let view = null;
 
-  const drawLoss = (losses) => lossCurve(lossPlot, losses, STEPS);
+  const drawLoss = (losses) => lossChart(lossPlot, [{ label: "loss", losses }], STEPS);
 
+  /** The learned decision boundary: the network's output over the plane (its sign as the
+   * colour, its size as the strength), the eight training points, and the test point. */
   function drawBoundary() {
-    const size = 300;
     const { xs, ys, z, points, labels } = grid;
+    const [x0, x1, y0, y1] = [xs[0], xs.at(-1), ys[0], ys.at(-1)];
+    const plotW = 288, plotH = Math.round(plotW * (y1 - y0) / (x1 - x0));
+    const box = { left: 46, top: 8, right: 46 + plotW, bottom: 8 + plotH };
+    const width = box.right + 10, height = box.bottom + 42;
+    pictures.hidden = false;
     boundary.replaceChildren();
-    boundary.setAttribute("viewBox", `0 0 ${size} ${size}`);
-    const sx = scale([xs[0], xs.at(-1)], [0, size]);
-    const sy = scale([ys[0], ys.at(-1)], [size, 0]);
-    const cw = size / (xs.length - 1), ch = size / (ys.length - 1);
+    boundary.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const sx = scale([x0, x1], [box.left, box.right]);
+    const sy = scale([y0, y1], [box.bottom, box.top]);
+    const cw = plotW / (xs.length - 1), ch = plotH / (ys.length - 1);
+    const cells = svg("g", { class: "course-training__cells" });
     for (const [j, yv] of ys.entries()) {
       for (const [i, xv] of xs.entries()) {
         const v = z[j][i];
-        boundary.append(svg("rect", { x: sx(xv) - cw / 2, y: sy(yv) - ch / 2, width: cw + 0.5, height: ch + 0.5,
+        // edge cells are halves: the shading stays inside the axes
+        const left = Math.max(box.left, sx(xv) - cw / 2), top = Math.max(box.top, sy(yv) - ch / 2);
+        const right = Math.min(box.right, sx(xv) + cw / 2), bottom = Math.min(box.bottom, sy(yv) + ch / 2);
+        cells.append(svg("rect", { x: left.toFixed(2), y: top.toFixed(2), width: (right - left).toFixed(2), height: (bottom - top).toFixed(2),
           fill: v >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
       }
     }
+    boundary.append(cells, boundaryAxes(box, sx, sy, [x0, x1], [y0, y1]));
     points.forEach(([px, py], k) => {
       boundary.append(labels[k] > 0
-        ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, fill: POSITIVE, stroke: "#000" })
-        : svg("rect", { x: sx(px) - 6, y: sy(py) - 6, width: 12, height: 12, fill: NEGATIVE, stroke: "#000" }));
+        ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, fill: POSITIVE, class: "course-training__point" })
+        : svg("rect", { x: sx(px) - 6, y: sy(py) - 6, width: 12, height: 12, fill: NEGATIVE, class: "course-training__point" }));
     });
     const marker = svg("circle", { cx: sx(point[0]), cy: sy(point[1]), r: 9, class: "course-training__probe" });
     boundary.append(marker);
-    return { sx, sy, size, marker };
+    return { sx, sy, box, width, height, marker, domain: [x0, x1, y0, y1] };
   }
 
   function drawNetwork(net) {
     const width = 420, height = 300;
+    network.toggleAttribute("hidden", false);
     network.replaceChildren();
     network.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const layers = net.activations;
@@ -97,14 +112,21 @@ export function mountTraining(root) {
     if (mine === probeTicket && net && net.weights) drawNetwork(net);
   }
 
-  let view = null;
+  /** Put the test point where the pointer is, in data coordinates, kept inside the axes. */
   function movePointTo(event) {
-    if (!grid) return;
+    if (!view) return;
     const rect = boundary.getBoundingClientRect();
-    const px = (event.clientX - rect.left) / rect.width * view.size;
-    const py = (event.clientY - rect.top) / rect.height * view.size;
-    const [x0, x1] = [grid.xs[0], grid.xs.at(-1)], [y0, y1] = [grid.ys[0], grid.ys.at(-1)];
-    point = [x0 + (x1 - x0) * px / view.size, y1 - (y1 - y0) * py / view.size].map((v) => Math.round(v * 100) / 100);
+    const [x0, x1, y0, y1] = view.domain;
+    const { box } = view;
+    const vx = (event.clientX - rect.left) / rect.width * view.width;
+    const vy = (event.clientY - rect.top) / rect.height * view.height;
+    const fx = Math.min(1, Math.max(0, (vx - box.left) / (box.right - box.left)));
+    const fy = Math.min(1, Math.max(0, (box.bottom - vy) / (box.bottom - box.top)));
+    setPoint([x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy]);
+  }
+  function setPoint([px, py]) {
+    const [x0, x1, y0, y1] = view.domain;
+    point = [Math.min(x1, Math.max(x0, px)), Math.min(y1, Math.max(y0, py))].map((v) => Math.round(v * 100) / 100);
     view.marker.setAttribute("cx", view.sx(point[0]));
     view.marker.setAttribute("cy", view.sy(point[1]));
     probe();
@@ -115,12 +137,9 @@ export function mountTraining(root) {
   boundary.addEventListener("pointerup", () => { dragging = false; });
   boundary.addEventListener("keydown", (e) => {
     const step = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, 0.1], ArrowDown: [0, -0.1] }[e.key];
-    if (!step || !grid) return;
+    if (!step || !view) return;
     e.preventDefault();
-    point = [point[0] + step[0], point[1] + step[1]].map((v) => Math.round(v * 100) / 100);
-    view.marker.setAttribute("cx", view.sx(point[0]));
-    view.marker.setAttribute("cy", view.sy(point[1]));
-    probe();
+    setPoint([point[0] + step[0], point[1] + step[1]]);
   });
 
   train.addEventListener("click", async () => {
@@ -149,4 +168,40 @@ export function mountTraining(root) {
       train.textContent = `Train again (${STEPS} steps)`;
     }
   });
+}
+
+/** A legend's swatch: a small inline SVG holding one shape. */
+function swatch(...shapes) {
+  const icon = svg("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "course-training__swatch" });
+  icon.append(...shapes);
+  return icon;
+}
+
+function boundaryLegend() {
+  const item = (icon, text) => el("li", {}, icon, text);
+  return el("ul", { className: "course-training__legend", "aria-label": "Legend of the decision boundary" },
+    item(swatch(svg("circle", { cx: 8, cy: 8, r: 6, fill: POSITIVE, class: "course-training__point" })), "class +1 (training point)"),
+    item(swatch(svg("rect", { x: 2.5, y: 2.5, width: 11, height: 11, fill: NEGATIVE, class: "course-training__point" })), "class −1 (training point)"),
+    item(swatch(svg("rect", { x: 0, y: 0, width: 8, height: 16, fill: POSITIVE, "fill-opacity": 0.35 }),
+      svg("rect", { x: 8, y: 0, width: 8, height: 16, fill: NEGATIVE, "fill-opacity": 0.35 })),
+    "shading: the sign of the network's output (blue +, red −; stronger where it is surer)"),
+    item(swatch(svg("circle", { cx: 8, cy: 8, r: 6, class: "course-training__probe" })), "the test point (drag it, or use the arrow keys)"));
+}
+
+/** The boundary's axes: x₁ along the bottom, x₂ up the left, a tick at every whole number. */
+function boundaryAxes(box, sx, sy, [x0, x1], [y0, y1]) {
+  const axes = svg("g", { class: "course-plot__axes" });
+  axes.append(svg("rect", { x: box.left, y: box.top, width: box.right - box.left, height: box.bottom - box.top, class: "course-training__frame" }));
+  for (let v = Math.ceil(x0); v <= x1; v++) {
+    axes.append(svg("line", { x1: sx(v), y1: box.bottom, x2: sx(v), y2: box.bottom + 5 }));
+    axes.append(svg("text", { x: sx(v), y: box.bottom + 17, "text-anchor": "middle" }, fmt(v)));
+  }
+  for (let v = Math.ceil(y0); v <= y1; v++) {
+    axes.append(svg("line", { x1: box.left - 5, y1: sy(v), x2: box.left, y2: sy(v) }));
+    axes.append(svg("text", { x: box.left - 8, y: sy(v) + 4, "text-anchor": "end" }, fmt(v)));
+  }
+  const mid = (box.top + box.bottom) / 2;
+  axes.append(svg("text", { x: (box.left + box.right) / 2, y: box.bottom + 35, "text-anchor": "middle", class: "course-plot__label" }, "x₁"));
+  axes.append(svg("text", { x: 12, y: mid + 4, "text-anchor": "middle", class: "course-plot__label" }, "x₂"));
+  return axes;
 }

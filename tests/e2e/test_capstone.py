@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from grader import catalog
@@ -51,7 +52,8 @@ def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, 
     assert last < first / 10, status  # the loss falls
     expect(lab.locator(".course-capstone__verdict")).to_have_attribute("data-state", "same")
     expect(lab.locator("tbody tr[data-state='ok']")).to_have_count(len(PIECES))
-    expect(lab.locator("svg.course-plot")).to_have_attribute("aria-label", re.compile(r"^Loss curve: 60 steps"))
+    expect(lab.locator(".course-lossplot")).to_have_attribute("aria-label", re.compile(
+        r"^Loss curve: 60 steps, from 8\.75 to [0-9.]+; reference engine: from 8\.75 to [0-9.]+\.$"))
 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
@@ -74,3 +76,30 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
     lab = page.locator(".course-lab[data-lab='capstone']")
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
+
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page, site, size):
+    page.set_viewport_size(SIZES[size])
+    seed_progress(page, site, {"mul-backward": solution("mul-backward")})
+    lab = page.locator(".course-lab[data-lab='capstone']")
+    # the pieces table is a Material table: its wrappers, no class of its own
+    expect(lab.locator(".md-typeset__scrollwrap > .md-typeset__table > table:not([class])")).to_have_count(1)
+    plot = lab.locator(".course-lossplot")
+    expect(plot).to_be_hidden()  # no empty box before training
+    lab = train(page)
+    expect(plot).to_be_visible()
+    expect(plot.locator(".uplot canvas")).to_have_count(1)
+    expect(plot.locator(".course-lossplot__x")).to_have_text("step")
+    expect(plot.locator(".course-lossplot__y")).to_have_text("loss (log scale)")
+    legend = plot.locator(".u-legend .u-series")
+    expect(legend).to_have_count(2)
+    expect(legend.nth(0)).to_have_text("your engine")
+    expect(legend.nth(1)).to_have_text("reference engine")
+    box = plot.bounding_box()
+    assert box["x"] + box["width"] <= SIZES[size]["width"], box
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], f"the page scrolls sideways ({width} px wide)"

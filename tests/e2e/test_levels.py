@@ -141,6 +141,9 @@ def test_training_level_trains_and_draws(page, site):
     expect(lab).to_contain_text("105")
     expect(answer(page, "neuron-w1", "0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
     expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
+    mlp = exercise(page, "mlp")  # the level's stars count it too
+    replace_code(page, mlp, _file("mlp", "solution.py"))
+    expect(check(mlp)).to_contain_text("Passed")
     expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
     expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
     ex = exercise(page, "sgd-step")
@@ -150,8 +153,9 @@ def test_training_level_trains_and_draws(page, site):
     expect(lab.get_by_role("status").first).to_contain_text(
         re.compile(r"Trained with learning rate 0.05: loss .* in 120 steps"), timeout=120_000)
     expect(lab.locator("progress")).to_have_attribute("value", "120")
-    expect(lab.locator(".course-training__loss polyline")).to_have_count(1)
-    expect(lab.locator(".course-training__boundary rect")).to_have_count(36 * 30 + 4)
+    expect(lab.locator(".course-training__loss .uplot canvas")).to_have_count(1)
+    expect(lab.locator(".course-training__cells rect")).to_have_count(36 * 30)
+    expect(lab.locator("rect.course-training__point")).to_have_count(4 + 1)  # the class −1 points, and the legend's
     expect(lab.locator(".course-training__network line")).to_have_count(2 * 8 + 8 * 8 + 8)
     lab.locator(".course-training__boundary").scroll_into_view_if_needed()
     box = lab.locator(".course-training__boundary").bounding_box()

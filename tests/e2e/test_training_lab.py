@@ -1,0 +1,95 @@
+"""The training lab's pictures, at desktop and phone sizes: nothing drawn (no empty
+box) before Train; after it, the loss chart (uPlot, lazily loaded) with both axes
+labelled, the decision boundary with axis labels, ticks and a legend, and the
+network; readable in both palettes, under the site's CSP."""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python, wait_until
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+# Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
+CSP_WATCH = """window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"""
+LOSS = ".course-lab[data-lab='training'] .course-training__loss"
+# The colour uPlot draws the loss curve with (read from the palette's CSS when the chart is made).
+CURVE_COLOUR = f"(() => {{ const c = document.querySelector(\"{LOSS}\").courseChart.uplot; return c.series[1].stroke(c, 1); }})()"
+
+
+def train(page, lab):
+    lab.get_by_role("button", name=re.compile("^Train")).click()
+    expect(lab.locator(".course-lab__status").first).to_contain_text(
+        re.compile(r"Trained with learning rate 0.05: loss .* in 120 steps"), timeout=120_000)
+    expect(lab.locator(".course-lab__status").last).to_contain_text("class +1")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_pictures_appear_after_training_with_axes_and_legends(page, site, size):
+    page.set_viewport_size(SIZES[size])
+    page.add_init_script(CSP_WATCH)
+    uplot_requests = []
+    page.on("request", lambda r: "uPlot" in r.url and uplot_requests.append(r.url))
+    page.goto(f"{site}/train/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='training']")
+    lab.scroll_into_view_if_needed()
+    # before training: no empty boxes, and uPlot not loaded
+    for picture in (".course-training__loss", ".course-training__pictures", ".course-training__boundary",
+                    ".course-training__network"):
+        expect(lab.locator(picture)).to_be_hidden()
+    assert uplot_requests == [], "uPlot loaded before any chart was needed"
+
+    train(page, lab)
+    loss = lab.locator(".course-training__loss")
+    expect(loss).to_be_visible()
+    expect(loss).to_have_attribute("role", "img")
+    expect(loss).to_have_attribute("aria-label", re.compile(r"^Loss curve: 120 steps, from 8\.75 to 0\.00"))
+    expect(loss.locator(".uplot canvas")).to_have_count(1)
+    expect(loss.locator(".course-lossplot__x")).to_have_text("step")
+    expect(loss.locator(".course-lossplot__y")).to_have_text("loss (log scale)")
+    expect(loss.locator(".u-legend")).to_have_count(0)  # one curve: no legend
+    assert len(uplot_requests) == 1 and "/assets/course/chunks/" in uplot_requests[0], uplot_requests
+    chart = loss.locator(".uplot").bounding_box()
+    assert chart["width"] <= SIZES[size]["width"] - 30 and chart["height"] >= 150, chart
+    assert page.evaluate(f"document.querySelector(\"{LOSS}\").courseChart.uplot.scales.y.distr") == 3  # log scale
+
+    boundary = lab.locator("svg.course-training__boundary")
+    expect(boundary).to_be_visible()
+    axes = boundary.locator(".course-plot__axes text")
+    for text in ("x₁", "x₂", "−3", "0", "3", "−2", "2"):
+        expect(axes.filter(has_text=re.compile(f"^{text}$"))).to_have_count(1 if text in ("x₁", "x₂", "−3", "3") else 2)
+    legend = lab.locator(".course-training__legend li")
+    expect(legend).to_have_count(4)
+    for text in ("class +1", "class −1", "shading: the sign of the network's output", "the test point"):
+        expect(legend.filter(has_text=text)).to_be_visible()
+    expect(lab.locator("svg.course-training__network")).to_be_visible()
+
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], f"the page scrolls sideways ({width} px wide)"
+    page.mouse.move(0, 0)  # off the Train button: its hover colour is the theme's, not this lab's
+    serious = [(v["id"], [n["target"] for n in v["nodes"]][:4], v["nodes"][0]["any"][0]["message"]) for v in Axe().run(page, context=".course-lab[data-lab='training']").response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert serious == [], serious
+    assert page.evaluate("window.__cspViolations") == []
+
+
+def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_axes(page, site):
+    page.goto(f"{site}/train/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='training']")
+    train(page, lab)
+    assert page.evaluate(CURVE_COLOUR) == "#1f4fd1"
+    page.locator("label[title='Switch to dark mode']").click()
+    wait_until(page, "document.body.dataset.mdColorScheme === 'slate'")
+    wait_until(page, f"{CURVE_COLOUR} === '#8ab4f8'", timeout=5_000)
+    expect(lab.locator(".course-training__loss .uplot")).to_have_count(1)  # redrawn, not doubled
+    # the arrow keys move the test point, and it stays within the plotted square
+    boundary = lab.locator("svg.course-training__boundary")
+    boundary.focus()
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    expect(lab.locator(".course-lab__status").last).to_contain_text("The test point (3, 0.5)")
