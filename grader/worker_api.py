@@ -119,6 +119,11 @@ def capstone_train(codes, params, steps):
     return _learner_engine(lambda c: capstone.train(c, params, steps), codes)
 
 
+def capstone_boundary(codes, params):
+    params = [float(p) for p in params]
+    return _learner_engine(lambda c: capstone.boundary(c, params), codes)
+
+
 def capstone_check(codes):
     return _learner_engine(lambda c: {"pieces": capstone.check_pieces(c)}, codes)
 
@@ -126,7 +131,8 @@ def capstone_check(codes):
 API = {"check": check, "run": run, "warm_up": warm_up, "lab_graph": lab_graph, "tangent": tangent,
        "expression": expression, "train_start": train_start, "train_steps": train_steps,
        "train_boundary": train_boundary, "train_network": train_network,
-       "capstone_train": capstone_train, "capstone_check": capstone_check}
+       "capstone_train": capstone_train, "capstone_check": capstone_check,
+       "capstone_boundary": capstone_boundary}
 
 
 def call(name, args_json):

@@ -181,6 +181,22 @@ def train(codes, params=None, steps=10, lr=0.05, seed=1):
             "worst_gradient_gap": _finite(worst), "sources": sources}
 
 
+def boundary(codes, params, nx=30, ny=25, x_range=(-3.0, 3.0), y_range=(-2.5, 2.5)):
+    """The trained network's output over a grid, computed by the learner's own engine and
+    classes: what their network now believes about every point of the plane."""
+    value, mlp, _ = assemble(codes)
+    model = mlp(2, SIZES)
+    _set(model, params)
+    xs = [x_range[0] + (x_range[1] - x_range[0]) * i / (nx - 1) for i in range(nx)]
+    ys = [y_range[0] + (y_range[1] - y_range[0]) * j / (ny - 1) for j in range(ny)]
+    return {"xs": xs, "ys": ys, "z": [[_finite(_data(model([x, y]))) for x in xs] for y in ys],
+            "points": XS, "labels": YS}
+
+
+def _data(out):
+    return getattr(out[0] if isinstance(out, (list, tuple)) else out, "data", None)
+
+
 def _finite(x):
     """A finite float, or None (JSON has no NaN) for whatever else came back."""
     return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None

@@ -78,3 +78,14 @@ def test_the_learners_network_trains_and_a_wrong_line_is_pinned_on_it():
         rows = {row["exercise"]: row for row in capstone.check_pieces(bad)}
         assert [e for e, row in rows.items() if not row["ok"]] == ["mlp"]
         assert words in rows["mlp"]["problem"]
+
+
+def test_the_boundary_is_the_learners_trained_network_on_a_grid():
+    run = capstone.train(SOLUTIONS, steps=30)
+    grid = capstone.boundary(SOLUTIONS, run["params"], nx=7, ny=5)
+    assert len(grid["z"]) == 5 and all(len(row) == 7 for row in grid["z"])
+    # the trained network puts each training point on its own side
+    model = capstone.assemble(SOLUTIONS)[1](2, capstone.SIZES)
+    capstone._set(model, run["params"])
+    assert all((model(x).data > 0) == (y > 0) for x, y in zip(grid["points"], grid["labels"]))
+    assert min(min(row) for row in grid["z"]) < 0 < max(max(row) for row in grid["z"])
