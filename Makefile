@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BUNDLE := course_browser/dist/.built
 RUNTIME_SOURCES := $(shell find course_browser -type f -not -path "course_browser/dist/*" 2>/dev/null) course_browser/build.mjs grader/facts.json
 
-.PHONY: help setup serve build test test-fast check lint bench bench-site chromium clean
+.PHONY: help setup serve build test test-fast check lint bench bench-site screenshots chromium clean
 
 help:
 	@echo "make serve   set up and serve the course at http://127.0.0.1:8000"
@@ -17,6 +17,7 @@ help:
 	@echo "make build   build the static site into site/"
 	@echo "make bench   engine benchmarks against micrograd"
 	@echo "make bench-site  load and check timings of the built site in Chromium"
+	@echo "make screenshots  full-page PNGs of every level page (desktop, phone; light, dark) in screenshots/"
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,6 +62,9 @@ bench: $(VENV)/.installed
 
 bench-site: setup chromium
 	NO_MKDOCS_2_WARNING=1 $(PY) benchmarks/site_bench.py
+
+screenshots: setup chromium
+	NO_MKDOCS_2_WARNING=1 $(PY) tools/screenshots.py
 
 clean:
 	rm -rf site course_browser/dist
