@@ -3,7 +3,9 @@
 // reference engine, a few steps per call so progress shows; then one gradient
 // check per piece points at the blank behind any difference. It grants no progress.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
+import { boundaryLegend, drawDecisionBoundary } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
+import { svg } from "./svg.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 
@@ -42,8 +44,13 @@ export function mountCapstone(root) {
   const meter = bar.querySelector("progress");
   const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
   const plot = lossFigure("course-capstone__plot"); // shown once training starts
+  const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "img",
+    "aria-label": "Decision boundary of your trained network" });
+  const boundaryFigure = el("figure", { className: "course-training__boundary-figure course-capstone__boundary", hidden: true },
+    boundary, boundaryLegend({ probe: false }),
+    el("figcaption", { textContent: "What your trained network believes about every point of the plane, computed by your engine." }));
   const verdict = liveStatus("div", "course-capstone__verdict");
-  root.prepend(pieceTable, bar, status, plot, verdict);
+  root.prepend(pieceTable, bar, status, plot, boundaryFigure, verdict);
 
   function renderPieces(codes, checks = null) {
     body.replaceChildren();
@@ -81,6 +88,7 @@ export function mountCapstone(root) {
     renderPieces(codes);
     train.disabled = true;
     verdict.replaceChildren();
+    boundaryFigure.hidden = true;
     const losses = [], reference = [];
     let params = null, worst = 0;
     try {
@@ -102,6 +110,12 @@ export function mountCapstone(root) {
       }
       const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0];
       status.textContent = `Trained on your engine: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not fall)"}.`;
+      const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
+      if (grid?.z) {
+        drawDecisionBoundary(boundary, grid);
+        boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+        boundaryFigure.hidden = false;
+      }
       const same = worst <= 1e-9;
       verdict.dataset.state = same ? "same" : "differs";
       verdict.append(el("p", { textContent: same

@@ -189,8 +189,9 @@ def boundary(codes, params, nx=30, ny=25, x_range=(-3.0, 3.0), y_range=(-2.5, 2.
     _set(model, params)
     xs = [x_range[0] + (x_range[1] - x_range[0]) * i / (nx - 1) for i in range(nx)]
     ys = [y_range[0] + (y_range[1] - y_range[0]) * j / (ny - 1) for j in range(ny)]
+    right = sum(((_data(model(x)) or 0.0) >= 0) == (y > 0) for x, y in zip(XS, YS))
     return {"xs": xs, "ys": ys, "z": [[_finite(_data(model([x, y]))) for x in xs] for y in ys],
-            "points": XS, "labels": YS}
+            "points": XS, "labels": YS, "right": right}
 
 
 def _data(out):

@@ -54,6 +54,12 @@ def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, 
     expect(lab.locator("tbody tr[data-state='ok']")).to_have_count(len(PIECES))
     expect(lab.locator(".course-lossplot")).to_have_attribute("aria-label", re.compile(
         r"^Loss curve: 60 steps, from 8\.75 to [0-9.]+; reference engine: from 8\.75 to [0-9.]+\.$"))
+    # the decision boundary of the learner's own trained network
+    boundary = lab.locator(".course-capstone__boundary")
+    expect(boundary).to_be_visible()
+    expect(boundary.locator("svg.course-training__boundary")).to_have_attribute(
+        "aria-label", "Decision boundary of your trained network: 8 of 8 training points on their own side.")
+    expect(boundary.locator(".course-training__legend li")).to_have_count(3)  # no test point here
 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
@@ -90,6 +96,7 @@ def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page,
     expect(lab.locator(".md-typeset__scrollwrap > .md-typeset__table > table:not([class])")).to_have_count(1)
     plot = lab.locator(".course-lossplot")
     expect(plot).to_be_hidden()  # no empty box before training
+    expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
     lab = train(page)
     expect(plot).to_be_visible()
     expect(plot.locator(".uplot canvas")).to_have_count(1)
@@ -99,6 +106,7 @@ def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page,
     expect(legend).to_have_count(2)
     expect(legend.nth(0)).to_have_text("your engine")
     expect(legend.nth(1)).to_have_text("reference engine")
+    expect(lab.locator(".course-capstone__boundary text.course-plot__label")).to_have_text(["x₁", "x₂"])
     box = plot.bounding_box()
     assert box["x"] + box["width"] <= SIZES[size]["width"], box
     width = page.evaluate("document.documentElement.scrollWidth")

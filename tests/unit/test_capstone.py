@@ -89,3 +89,4 @@ def test_the_boundary_is_the_learners_trained_network_on_a_grid():
     capstone._set(model, run["params"])
     assert all((model(x).data > 0) == (y > 0) for x, y in zip(grid["points"], grid["labels"]))
     assert min(min(row) for row in grid["z"]) < 0 < max(max(row) for row in grid["z"])
+    assert grid["right"] == len(grid["points"])
