@@ -31,7 +31,10 @@ def type_values(value):
 
 
 def _table(parent, head, rows):
-    table = etree.SubElement(parent, "table", {"class": "course-lab__static"})
+    # classless, in Material's own wrappers, so the theme styles it like every table
+    # (a script that redraws the lab removes the whole wrapper, `.course-lab__static`)
+    wrapper = etree.SubElement(parent, "div", {"class": "course-lab__static md-typeset__scrollwrap"})
+    table = etree.SubElement(etree.SubElement(wrapper, "div", {"class": "md-typeset__table"}), "table")
     tr = etree.SubElement(etree.SubElement(table, "thead"), "tr")
     for title in head:
         etree.SubElement(tr, "th").text = title
