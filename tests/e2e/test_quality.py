@@ -107,3 +107,30 @@ def test_usable_at_375_pixels(browser, site, path):
         fill_blanks(page, ex, *SUB_ANSWER)
         expect(check(ex)).to_contain_text("Passed")
     context.close()
+
+
+def _luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(float(x)) for x in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
+    """Material's hover turns a button accent-coloured: its text must stay readable."""
+    page.goto(site + "/nudges/")
+    page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    for name in ("Check answer", "Show answer"):
+        button = page.get_by_role("button", name=name).first
+        button.hover()
+        page.wait_for_timeout(400)  # Material's colour transition
+        colours = button.evaluate("""b => { const s = getComputedStyle(b);
+            return [s.color, s.backgroundColor].map(c => c.match(/[\\d.]+/g).slice(0, 3)); }""")
+        assert _contrast(*colours) >= 4.5, (scheme, name, colours)
