@@ -13,7 +13,7 @@ import json
 
 from labs import capstone, level_graph
 from labs import tangent as tangent_lab
-from labs.expression import ExpressionError, expression_graph, variables
+from labs.expression import ExpressionError, expression_graph, gradient_facts, variables
 from labs.training import Run
 
 from . import execute
@@ -67,6 +67,18 @@ def expression(source, values):
     """The whole graph of a typed expression; a message instead when it can't be built."""
     try:
         return {"variables": variables(source), **expression_graph(source, values)}
+    except ExpressionError as e:
+        return {"error": str(e)}
+
+
+def gradient_at(source, values, wrt):
+    """The facts the "make ∂L/∂a vanish" task judges (labs.expression.gradient_facts); a
+    message instead when the expression can't be built or differentiated there."""
+    if not isinstance(source, str) or not isinstance(wrt, str) or not isinstance(values, dict):
+        raise ValueError("gradient_at needs an expression, a mapping of values and an input name")
+    point = {str(k): float(v) for k, v in values.items()}
+    try:
+        return gradient_facts(source, point, wrt)
     except ExpressionError as e:
         return {"error": str(e)}
 
@@ -129,7 +141,7 @@ def capstone_check(codes):
 
 
 API = {"check": check, "run": run, "warm_up": warm_up, "lab_graph": lab_graph, "tangent": tangent,
-       "expression": expression, "train_start": train_start, "train_steps": train_steps,
+       "expression": expression, "gradient_at": gradient_at, "train_start": train_start, "train_steps": train_steps,
        "train_boundary": train_boundary, "train_network": train_network,
        "capstone_train": capstone_train, "capstone_check": capstone_check,
        "capstone_boundary": capstone_boundary}

@@ -4,13 +4,21 @@ Only what the engine knows is allowed: numbers, single-letter variables,
 + - * / **, unary minus, and the methods tanh, exp, log, relu, sigmoid
 (written `c.tanh()` or `tanh(c)`). Anything else is refused with a message,
 never executed.
+
+Two graded tasks of the live-graph level read the engine's numbers from here:
+`predictions` (the gradient a "predict, then check" question asks for, how it is
+made, and what each known slip would give instead) and `gradient_facts` (the
+gradient of a learner's expression at a point, what each use of the input sends
+back, and whether the output changes with that input at all). Both return facts
+only: the page decides the verdict.
 """
 
 import ast
+import math
 
 from engine import Value
 from engine.gradcheck import finite_difference
-from engine.graph import backward_steps, to_graph
+from engine.graph import backward_steps, local_factors, to_graph
 
 FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid")
 BINARY = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__"}
@@ -102,6 +110,7 @@ def expression_graph(source, values, h=1e-6):
     out, inputs = evaluate(source, values)
     out.label = out.label or "L"
     out.backward()
+    predict = predictions(out, inputs)
     checks = {}
     names = list(inputs)
     point = [inputs[n].data for n in names]
@@ -114,4 +123,226 @@ def expression_graph(source, values, h=1e-6):
     graph = to_graph(out)
     return {"graph": graph, "inputs": {n: v.data for n, v in inputs.items()},
             "checks": checks, "output": out.data,
+            "predict": predict,  # for a question that asks for one input's gradient
             "steps": backward_steps(out)}  # for stepping backward one node at a time
+
+
+# -- "Predict, then check": the answer, how it is made, and the known slips ------------
+
+SLIP_TOLERANCE = 1e-3  # a question's default tolerance: slips closer than this to the answer are dropped
+MINUS = "\u2212"
+
+
+def number(x):
+    """A number as the course writes it: at most four decimals, − for minus."""
+    if x == 0:
+        return "0"
+    text = f"{x:.4f}".rstrip("0").rstrip(".") if abs(x) >= 1e-4 else f"{x:.4g}"
+    return text.replace("-", MINUS)
+
+
+def _factor(x):
+    """A number inside a product: negative ones in parentheses."""
+    return f"({number(x)})" if x < 0 else number(x)
+
+
+def describe(node, depth=0):
+    """A node as a short formula: `a·b`, `tanh(c)`, `(a·b + b**2)·tanh(c)`."""
+    if not node._children:
+        return node.label or number(node.data)
+    if depth > 6:
+        return "…"
+    op, kids = node._op, [describe(c, depth + 1) for c in node._children]
+
+    def wrapped(i, ops):
+        child = node._children[i]
+        return f"({kids[i]})" if child._children and child._op in ops else kids[i]
+
+    if op == "+":
+        return f"{kids[0]} + {kids[1]}"
+    if op == "-":
+        return f"{kids[0]} {MINUS} {wrapped(1, ('+', '-'))}"
+    if op == "*":
+        return f"{wrapped(0, ('+', '-'))}·{wrapped(1, ('+', '-'))}"
+    if op == "/":
+        return f"{wrapped(0, ('+', '-'))}/{wrapped(1, ('+', '-', '*', '/'))}"
+    if op.startswith("**"):
+        return f"{wrapped(0, ('+', '-', '*', '/', 'neg'))}{op}"
+    if op == "neg":
+        return f"{MINUS}{wrapped(0, ('+', '-', '*', '/'))}"
+    return f"{op}({kids[0]})"
+
+
+def _d(node):
+    """`∂(a·b)` or `∂tanh(c)`: a formula after ∂, in parentheses unless it is a call or a name."""
+    text = describe(node)
+    return f"∂{text}" if not node._children or node._op in FUNCTIONS else f"∂({text})"
+
+
+def _local_formula(node, i):
+    """The local factor ∂node/∂(its input i) as a formula, where the rule has a short one."""
+    kids = [describe(c) for c in node._children]
+    x = kids[0]
+    op = node._op
+    if op == "+":
+        return "1"
+    if op == "-":
+        return "1" if i == 0 else f"{MINUS}1"
+    if op == "*":
+        return kids[1 - i]
+    if op == "/":
+        return f"1/{kids[1]}" if i == 0 else f"{MINUS}{kids[0]}/{kids[1]}²"
+    if op.startswith("**"):
+        k = float(op[2:])
+        power = "" if k - 1 == 1 else f"**{number(k - 1)}"
+        return f"{number(k)}·{x}{power}"
+    return {"neg": f"{MINUS}1", "tanh": f"1 {MINUS} tanh({x})²", "exp": f"exp({x})", "log": f"1/{x}",
+            "relu": "1" if node._children[0].data > 0 else "0",
+            "sigmoid": f"sigmoid({x})·(1 {MINUS} sigmoid({x}))"}.get(op, "")
+
+
+def _with_value(formula, value):
+    return formula if formula == number(value) else f"{formula} = {number(value)}"
+
+
+def uses(x, out):
+    """Each input slot that `x` fills (a·a has two), with the node, its local factor
+    ∂node/∂x through that slot, and the part of ∂out/∂x that comes that way.
+    Call after out.backward()."""
+    found = []
+    for node in out.topological_order():
+        if any(child is x for child in node._children):
+            factors = local_factors(node)
+            found += [{"node": node, "index": i, "factor": f, "part": node.grad * f}
+                      for i, (child, f) in enumerate(zip(node._children, factors)) if child is x]
+    return found
+
+
+def _chain(x, out):
+    """The local factors on the single path from x up to out (x first), or None when
+    some node on the way feeds more than one place."""
+    factors, node = [], x
+    while node is not out:
+        up = uses(node, out)
+        if len(up) != 1:
+            return None
+        factors.append(up[0]["factor"])
+        node = up[0]["node"]
+    return factors
+
+
+def _joined(items):
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def predictions(out, inputs):
+    """For each input: the engine's ∂out/∂input, an explanation, where to look, and
+    [[wrong number, what it is]] for each known slip that gives a different number.
+    Call after out.backward()."""
+    result = {}
+    for name, x in inputs.items():
+        g = x.grad
+        found = uses(x, out)
+        chain = _chain(x, out)
+        if chain == []:
+            explain = f"L is {name} itself: ∂L/∂{name} = 1."
+        elif chain is not None and len(chain) == 1:
+            explain = f"∂L/∂{name} is the local factor of L itself: {number(g)}."
+        elif chain is not None:
+            product = " × ".join(_factor(f) for f in reversed(chain))
+            explain = (f"On the way back from L to {name}, the local factors are "
+                       f"{_joined([number(f) for f in reversed(chain)])}: ∂L/∂{name} = {product} = {number(g)}.")
+        else:
+            parts = " + ".join(_factor(u["part"]) for u in found)
+            explain = (f"{name} feeds {len(found)} places, and its gradient is the sum of what each sends back: "
+                       f"{parts} = {number(g)}.")
+        slips = []
+        if len(found) == 1:
+            use = found[0]
+            node, factor, upstream = use["node"], use["factor"], use["node"].grad
+            formula = _local_formula(node, use["index"])
+            local = f"{_d(node)}/∂{name} = {_with_value(formula, factor)}"
+            slips.append((upstream, f"∂L/{_d(node)}, the gradient that reaches {describe(node)}: one step to go, "
+                                    f"times the local factor {local}."))
+            slips.append((factor, f"the local factor at {describe(node)} alone, {local}: multiply in what reaches "
+                                  f"{describe(node)} from L, ∂L/{_d(node)} = {number(upstream)}."))
+            if node._op == "*":
+                other = describe(node._children[1 - use["index"]])
+                slips.append((upstream * x.data, f"what {name}'s own value gives in place of {other}: "
+                                                 "a product sends each input the other input's value."))
+            if node._op in FUNCTIONS or node._op.startswith("**"):
+                slips.append((upstream * node.data, f"{describe(node)} itself in place of its slope: the local factor "
+                                                    f"at {describe(node)} is {formula}."))
+        elif len(found) > 1:
+            for use in found:
+                slips.append((use["part"], f"one use's worth, through {describe(use['node'])}: {name} feeds "
+                                           f"{len(found)} places, and each sends back its own part; add them all."))
+        if chain == []:
+            signs = "nothing lies on the way back from L, and ∂L/∂L = 1 is positive"
+        elif chain is not None and len(chain) == 1:
+            signs = f"the one factor on the way back from L is {number(chain[0])}"
+        elif chain is not None:
+            signs = (f"the factors on the way back from L are {_joined([number(f) for f in reversed(chain)])}; "
+                     "count their minus signs")
+        else:
+            signs = (f"the parts {name}'s uses send back are {_joined([number(u['part']) for u in found])}; "
+                     "count their minus signs")
+        slips.append((-g, f"the right size with the wrong sign: {signs}."))
+        kept = []
+        for value, message in slips:
+            if not math.isfinite(value) or abs(value - g) <= SLIP_TOLERANCE:
+                continue
+            if any(abs(value - v) <= SLIP_TOLERANCE for v, _ in kept):
+                continue
+            kept.append((value, message))
+        result[name] = {"answer": g, "explain": explain,
+                        "look": f"Start at L with ∂L/∂L = 1 and walk back to {name}, multiplying the local factor "
+                                "at each node; the forward values are on the graph.",
+                        "slips": [[round(v, 9), m] for v, m in kept]}
+    return result
+
+
+# -- "Make ∂L/∂a vanish": the facts about a learner's expression at a point --------------
+
+# Where else `wrt` is put to see whether the output changes with it at all (offsets
+# from the point: near, far, and not on a pattern a formula could hide behind).
+OFFSETS = (-997.3, -96.1, -31.7, -7.3, -3.1, -1.7, -0.6, 0.45, 1.3, 2.9, 6.1, 11.7, 33.3, 101.9, 1003.7)
+
+
+def _output(source, values):
+    try:
+        out = evaluate(source, values)[0].data
+    except ExpressionError:
+        return None
+    return out if math.isfinite(out) else None
+
+
+def gradient_facts(source, values, wrt):
+    """∂L/∂wrt of `source` at `values`, the part each use of `wrt` sends back, and
+    whether L changes with `wrt` at all (tried at OFFSETS from the point). Raises
+    ExpressionError for an expression the engine cannot build or differentiate there."""
+    out, inputs = evaluate(source, values)
+    try:
+        out.backward()
+    except (ValueError, ZeroDivisionError, OverflowError) as e:
+        raise ExpressionError(f"The engine cannot take its slope at this point: {e}.") from None
+    facts = {"variables": sorted(inputs), "output": out.data, "grad": None, "parts": [], "varies": False}
+    if not math.isfinite(out.data):
+        raise ExpressionError("Its value at this point is not a finite number.")
+    x = inputs.get(wrt)
+    if x is None:
+        return facts
+    if not math.isfinite(x.grad):
+        raise ExpressionError(f"Its slope in {wrt} at this point is not a finite number.")
+    facts["grad"] = x.grad
+    merged = {}
+    for use in uses(x, out):  # a·a: one part, from both of its slots
+        merged[use["node"]] = merged.get(use["node"], 0.0) + use["part"]
+    facts["parts"] = [{"via": describe(node), "part": part} for node, part in merged.items()]
+    at = x.data
+    for offset in OFFSETS:
+        moved = _output(source, dict(values, **{wrt: at + offset}))
+        if moved is not None and abs(moved - out.data) > 1e-9 * (1 + abs(out.data)):
+            facts["varies"] = True
+            break
+    return facts
