@@ -1,15 +1,146 @@
 // "The whole graph, alive": any expression drawn as its computation graph, with
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
+//
+// Two kinds of graded work lean on this lab. Both are written on the page as
+// `<div class="course-question" data-question="…" data-mounted="lab" markdown>`:
+// a question (so the level counts it from the first paint) that question.js
+// leaves alone (data-mounted), because its numbers come from here.
+//   data-predicts="a"   "predict, then check": a number question on ∂L/∂a of the
+//                       lab's starting expression; the lab's `hides` names it. Its
+//                       answer, explanation and known slips are the engine's
+//                       (labs/expression.py predictions, embedded at build time);
+//                       question.js then runs it like any number question.
+//   data-task="flat"    "write an L whose ∂L/∂a is 0 at the point": the worker
+//                       differentiates the learner's expression with the engine's
+//                       parser (never eval) and returns facts; the verdict is made
+//                       here, and recorded through progress.js like an answer.
+import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, formula, layout } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
 import { predictFirst } from "./predict.js";
+import { progress } from "./progress.js";
+import { mountQuestion } from "./question.js";
 import { latestCall } from "./runtime.js";
+
+const pageLevel = () => document.querySelector(".course-level[data-level]")?.dataset.level ?? location.pathname;
+const scopeOf = (root) => root.closest("article") || document;
+
+/** The questions the lab keeps back (its `hides`) that ask for a gradient of its
+ * starting expression: filled in from the engine's numbers, then mounted as questions. */
+function mountPredictions(root, start) {
+  for (const id of JSON.parse(root.dataset.hides || "[]")) {
+    const q = scopeOf(root).querySelector(`.course-question[data-question="${CSS.escape(id)}"][data-predicts]`);
+    const facts = start.predict?.[q?.dataset.predicts];
+    if (q?.dataset.mounted !== "lab" || !facts) continue;
+    q.prepend(el("p", { className: "course-kind", textContent: "Number" }),
+      el("div", { className: "course-question__prompt" }, ...q.childNodes));
+    Object.assign(q.dataset, { kind: "number", answer: facts.answer.toFixed(4).replace("-", "−"), tolerance: "0.001",
+      explain: facts.explain, look: facts.look, slips: JSON.stringify(facts.slips) });
+    delete q.dataset.mounted;
+    mountQuestion(q, { level: pageLevel() });
+  }
+}
+
+const ZERO = 1e-9; // ∂L/∂a this close to 0 is 0 (a·0.1·30 − 3·a leaves 4e-16 of rounding)
+
+/** "Write an L whose ∂L/∂(wrt) is 0 at the point": the learner's expression, the
+ * engine's facts about it from the worker, a verdict that says why. */
+function mountFlatTask(task) {
+  task.dataset.mounted = "true";
+  const level = pageLevel();
+  const { question: id, wrt, example, hint } = task.dataset;
+  const point = JSON.parse(task.dataset.values);
+  const at = Object.entries(point).map(([k, v]) => `${k} = ${fmt(v)}`).join(", ");
+  const uid = `course-task-${id}`;
+  const input = el("input", { id: uid, type: "text", spellcheck: false, autocomplete: "off", autocapitalize: "off",
+    className: "course-question__input course-expression__input" });
+  const check = button("Check expression", "md-button--primary");
+  check.type = "submit"; // Enter in the field checks
+  const show = button("Show an example");
+  const form = el("form", { className: "course-question__form", noValidate: true },
+    el("label", { htmlFor: uid, textContent: "Your expression L" }), input, check, show);
+  const feedback = liveStatus("p", "course-feedback");
+  task.prepend(el("p", { className: "course-kind", textContent: "Expression" }));
+  task.append(form, feedback);
+
+  const say = (state, text) => { feedback.dataset.state = state; feedback.textContent = text; };
+  const solved = (text) => { say("right", text); task.classList.add("is-solved"); };
+  const state = progress.item(level, id);
+  if (state.solved) {
+    input.value = state.answer ?? "";
+    solved(state.shown ? `An example: ${state.answer}, with ∂L/∂${wrt} = 0 at ${at}.` : `∂L/∂${wrt} = 0 ✓ for ${state.answer}, at ${at}.`);
+  }
+
+  const call = latestCall(feedback, "Checking once Python has loaded…");
+  async function judge(source) {
+    let facts;
+    try {
+      facts = await call("gradient_at", [source, point, wrt]);
+    } catch (error) {
+      say("empty", `Could not check it: ${error.message}`);
+      return null;
+    }
+    if (!facts) return null; // overtaken by a newer check
+    if (facts.error) return { state: "empty", text: `Not yet: ${facts.error}` };
+    const others = facts.variables.filter((name) => !(name in point));
+    if (!facts.variables.includes(wrt)) {
+      return { state: "wrong", text: `Not yet: ${source} does not use ${wrt}. Then L does not depend on ${wrt} at all, `
+        + `and ∂L/∂${wrt} is 0 for every ${wrt}, not because of this point: true, but it says nothing. `
+        + `(The engine would not even have a node for ${wrt}.) Use ${wrt}, and make L flat in ${wrt} exactly here.` };
+    }
+    if (others.length) {
+      const names = others.join(" and ");
+      return { state: "wrong", text: `Not yet: the point gives values to ${Object.keys(point).join(" and ")} only, `
+        + `so ${names} ${others.length > 1 ? "have" : "has"} none. Use ${Object.keys(point).join(" and ")}, and numbers.` };
+    }
+    if (!facts.varies) {
+      const fixed = Object.entries(point).filter(([k]) => k !== wrt).map(([k, v]) => `${k} = ${fmt(v)}`).join(", ");
+      return { state: "wrong", text: `Not yet: ${wrt} is in it, but ${fixed ? `with ${fixed}, ` : ""}L is the same for every ${wrt} `
+        + `(its uses cancel everywhere, or are multiplied by 0), so ∂L/∂${wrt} is 0 for every ${wrt}, not just here. `
+        + `Find an L that does change with ${wrt}, but is flat exactly at ${wrt} = ${fmt(point[wrt])}.` };
+    }
+    const parts = facts.parts.map((p) => `${fmt(p.part)} through ${p.via}`);
+    if (Math.abs(facts.grad) > ZERO) {
+      const sent = parts.length > 1 ? ` (${wrt}'s uses send back ${parts.join(", ")})` : "";
+      return { state: "wrong", text: `Not yet: here ∂L/∂${wrt} = ${fmt(facts.grad)}, not 0${sent}. ${hint || ""}`.trim() };
+    }
+    return { state: "right", text: `∂L/∂${wrt} = 0 ✓ at ${at}`
+      + `${parts.length > 1 ? `: ${wrt}'s uses send back ${parts.join(" and ")}, and they cancel.` : "."}` };
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const source = input.value.trim();
+    if (!source) {
+      say("empty", `Type an expression first, for example ${wrt}*b + ${wrt}.`);
+      return;
+    }
+    const verdict = await judge(source);
+    if (!verdict) return;
+    if (verdict.state === "right") {
+      progress.update(level, id, { solved: true, answer: source });
+      solved(verdict.text);
+    } else say(verdict.state, verdict.text);
+    task.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.state === "right" } }));
+  });
+  show.addEventListener("click", async () => {
+    if (!await confirmDialog("Show an example?", "It will not count for stars.", "Show an example")) return;
+    input.value = example;
+    progress.update(level, id, { solved: true, shown: true, answer: example });
+    solved(`An example: ${example}, with ∂L/∂${wrt} = 0 at ${at}.`);
+    task.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: true } }));
+    const verdict = await judge(example); // the engine says why
+    if (verdict?.state === "right") solved(`An example: ${example}. ${verdict.text}`);
+  });
+}
 
 export function mountExpression(root) {
   if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.expression);
+  mountPredictions(root, data);
+  for (const task of scopeOf(root).querySelectorAll('.course-question[data-task="flat"][data-mounted="lab"]')) mountFlatTask(task);
   root.querySelector(".course-lab__static")?.remove();
   const values = { ...data.inputs };
 

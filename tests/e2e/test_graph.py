@@ -3,6 +3,8 @@ readable on a phone (the graph scrolls sideways rather than shrinking)."""
 
 from playwright.sync_api import expect
 
+from labs.expression import expression_graph
+
 from .conftest import wait_for_python
 from .helpers import answer
 
@@ -67,8 +69,11 @@ def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(pa
     page.goto(f"{site}/alive/")
     lab = page.locator(".course-lab[data-lab='expression']")
     step = lab.get_by_role("button", name="Step backward")
-    expect(step).to_be_disabled()  # predict first: the question below comes before the gradients
-    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(step).to_be_disabled()  # predict first: the questions below come before the gradients
+    predict = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -3, "c": 0.5})["predict"]
+    expect(answer(page, "alive-predict-a", f"{predict['a']['answer']:.4f}")).to_contain_text("Right")
+    expect(step).to_be_disabled()  # one prediction to go
+    expect(answer(page, "alive-c-grad", f"{predict['c']['answer']:.4f}")).to_contain_text("Right")
     expect(step).to_be_enabled()
     status = lab.locator(".course-lab__status")
     step.click()
