@@ -53,6 +53,25 @@ def answer(page, qid, value):
     return q.locator(".course-feedback")
 
 
+def vanish_task(page, qid, expression):
+    """Type `expression` into a live-graph task (Enter checks it) and return its feedback."""
+    task = question(page, qid)
+    task.get_by_label("Your expression L").fill(expression)
+    task.get_by_label("Your expression L").press("Enter")
+    feedback = task.locator(".course-feedback")
+    expect(feedback).not_to_be_empty(timeout=30_000)
+    expect(feedback).not_to_contain_text("Checking once Python", timeout=30_000)
+    return feedback
+
+
+def clear_alive(page):
+    """Everything the live-graph level asks, answered right, in page order."""
+    expect(answer(page, "alive-predict-a", "-1.3864")).to_contain_text("Right")
+    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
+    expect(vanish_task(page, "alive-flat-a", "a*a - 4*a")).to_contain_text("∂L/∂a = 0 ✓")
+    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
+
+
 def confirm(page, button):
     """Press `button` in the course's own confirmation dialog (a <dialog>, not the browser's)."""
     dialog = page.locator("dialog.course-dialog")

@@ -12,11 +12,11 @@ from grader import catalog
 from grader.grading import grade
 
 from .conftest import wait_for_python
-from .helpers import answer, check, exercise, replace_code
+from .helpers import answer, check, clear_alive, exercise, replace_code, vanish_task
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
-# (page, [("q", id, wrong, right) | ("x", exercise id)], in page order)
+# (page, [("q", id, wrong, right) | ("x", exercise id) | ("t", live-graph task id, wrong, right)], in page order)
 LEVELS = {
     "nudges": [("q", "slope-at-3", "12", "14"), ("x", "central-difference")],
     "chain-rule": [("q", "pesos", "5", "6"), ("q", "dl-dd-square", "4", "8"),
@@ -29,7 +29,8 @@ LEVELS = {
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward"),
                  ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
                  ("q", "review-diamond", "1", "2")],
-    "alive": [("q", "alive-c-grad", "1.3864", "2.3593"), ("q", "review-step", "1.2", "0.8")],
+    "alive": [("q", "alive-predict-a", "-3", "-1.3864"), ("q", "alive-c-grad", "1.3864", "2.3593"),
+              ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.2", "0.8")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
     "capstone": [("q", "capstone-params", "100", "105")],
 }
@@ -55,6 +56,10 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
             _, qid, wrong, right = step
             expect(answer(page, qid, wrong)).to_contain_text("Not yet")
             expect(answer(page, qid, right)).to_contain_text("Right")
+        elif step[0] == "t":
+            _, qid, wrong, right = step
+            expect(vanish_task(page, qid, wrong)).not_to_contain_text("✓")
+            expect(vanish_task(page, qid, right)).to_contain_text("∂L/∂a = 0 ✓")
         else:
             ex = exercise(page, step[1])
             code, cli = _first_mistake(step[1])
@@ -119,8 +124,7 @@ def test_expression_lab_draws_any_expression(page, site):
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
     lab.get_by_role("button", name="Show the gradients now (counts as a shown answer)").click()
     expect(lab.locator("table")).to_contain_text("2.35934")
-    expect(answer(page, "alive-c-grad", "2.3593")).to_contain_text("Right")
-    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
+    clear_alive(page)
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")
     field = lab.get_by_label("Expression")
     field.fill("(x + y).exp() * x")
