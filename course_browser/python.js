@@ -10,9 +10,11 @@
 import { launchWorker, SNAPSHOT_CACHE, SNAPSHOT_HASH_KEY, sha256Hex } from "./launch.js";
 
 const GRACE_MS = 1500;
-// The snapshot worker's start, after "ready": late enough that the learner's first
-// Checks and the grader's warm-up have the CPU, early enough for most first visits.
+// The snapshot worker boots a whole interpreter (seconds of CPU): it starts once Python
+// has been ready a while and the learner has not run anything for a while, so it never
+// slows the first Checks, and waits again while the learner keeps working.
 const SNAPSHOT_AFTER_MS = 4000;
+const SNAPSHOT_QUIET_MS = 5000;
 
 export class PythonRuntime extends EventTarget {
   constructor({ workerUrl, pyodideUrl, zipUrl, useSnapshot = false }) {
@@ -28,6 +30,7 @@ export class PythonRuntime extends EventTarget {
     this.bootSeconds = null;
     this.learnerRunStarted = false;
     this.snapshotTimer = null;
+    this.lastCallAt = Number.NEGATIVE_INFINITY;
     this.snapshotRejected = null;
     this.cspViolations = []; // reported by the worker, for the tests only
   }
@@ -98,7 +101,13 @@ export class PythonRuntime extends EventTarget {
    * snapshot), and the first Check never waits for it. */
   makeSnapshotLater() {
     if (this.snapshotTimer) return;
-    this.snapshotTimer = setTimeout(() => {
+    const whenQuiet = () => {
+      const busy = [...this.pending.values()].some((c) => !c.background);
+      const wait = Math.max(SNAPSHOT_QUIET_MS - (performance.now() - this.lastCallAt), busy ? SNAPSHOT_QUIET_MS : 0);
+      if (wait > 0) {
+        this.snapshotTimer = setTimeout(whenQuiet, wait);
+        return;
+      }
       const maker = new Worker(this.urls.workerUrl, { type: "module", name: "python-snapshot" });
       const done = () => maker.terminate();
       maker.onerror = done;
@@ -109,7 +118,8 @@ export class PythonRuntime extends EventTarget {
         } else if (data?.type === "boot-failed") done();
       };
       maker.postMessage({ type: "make-snapshot", pyodideUrl: this.urls.pyodideUrl });
-    }, SNAPSHOT_AFTER_MS);
+    };
+    this.snapshotTimer = setTimeout(whenQuiet, SNAPSHOT_AFTER_MS);
   }
 
   /** Keep a snapshot handed over by the snapshot worker: bytes in Cache Storage, their
@@ -161,6 +171,7 @@ export class PythonRuntime extends EventTarget {
   /** Call `fn(*args)` of exercises.worker_api; resolves with its JSON result. */
   call(fn, args, { timeoutMs = 0, onStart, background = false } = {}) {
     this.start();
+    if (!background) this.lastCallAt = performance.now(); // the snapshot worker waits for a quiet spell
     const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, background, started: false, stopReason: null });
