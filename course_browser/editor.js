@@ -10,7 +10,7 @@ import { basicSetup } from "codemirror";
 import { acceptCompletion } from "@codemirror/autocomplete";
 import { indentWithTab, insertNewlineAndIndent } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
-import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, foldEffect, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { EditorSelection, EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
@@ -63,8 +63,50 @@ const noTabTrap = Prec.highest(EditorView.domEventHandlers({
   },
 }));
 
-/** `selection` ({anchor, head}) carries the cursor over from the plain-text editor. */
-export function createEditor(parent, { doc, selection, label, onChange, onCheck }) {
+/** The def and class blocks of Python `text` (found by indentation, as Python reads
+ * them): [{first, last}] line numbers, outer blocks before the blocks inside them. */
+function blocks(doc) {
+  const indent = (line) => line.text.length - line.text.trimStart().length;
+  const found = [];
+  for (let n = 1; n <= doc.lines; n++) {
+    const head = doc.line(n);
+    if (!/^\s*(def|class)\b.*:\s*(#.*)?$/.test(head.text)) continue;
+    let last = n;
+    for (let m = n + 1; m <= doc.lines; m++) {
+      const line = doc.line(m);
+      if (!line.text.trim()) continue;
+      if (indent(line) <= indent(head)) break;
+      last = m;
+    }
+    if (last > n) found.push({ first: n, last });
+  }
+  return found;
+}
+
+const blockText = (doc, { first, last }) => doc.sliceString(doc.line(first).from, doc.line(last).to);
+
+/** Fold the given code: every def or class block that is exactly as in the starter
+ * and holds no blank, outermost first. A skip test then shows the blanks and what
+ * they need, not the rest of the engine (whose methods answer other questions), and
+ * after a reload the learner's own lines stay open too. The fold gutter and the
+ * placeholder open any of it on purpose. */
+function foldGiven(view, starter) {
+  const { doc } = view.state;
+  const starterDoc = view.state.toText(starter);
+  const given = new Set(blocks(starterDoc).map((b) => blockText(starterDoc, b)).filter((t) => !t.includes(FACTS.blank)));
+  const effects = [];
+  let foldedTo = 0;
+  for (const block of blocks(doc)) {
+    if (block.first <= foldedTo || !given.has(blockText(doc, block))) continue;
+    effects.push(foldEffect.of({ from: doc.line(block.first).to, to: doc.line(block.last).to }));
+    foldedTo = block.last;
+  }
+  if (effects.length) view.dispatch({ effects });
+}
+
+/** `selection` ({anchor, head}) carries the cursor over from the plain-text editor;
+ * with `fold` (the starter), the code given in it is folded around the blanks (see foldGiven). */
+export function createEditor(parent, { doc, selection, label, onChange, onCheck, fold = null }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -89,6 +131,7 @@ export function createEditor(parent, { doc, selection, label, onChange, onCheck 
       ],
     }),
   });
+  if (fold) foldGiven(view, fold);
   return {
     view,
     getCode: () => view.state.doc.toString(),

@@ -112,6 +112,7 @@ export async function mountExercise(root, { level, createEditor }) {
       saveTimer = setTimeout(() => progress.saveCode(slot, text), 300);
     },
     onCheck: () => check.click(),
+    fold: root.closest(".course-quiz") ? starter : null, // a skip test shows the blanks, not the whole engine
   });
   if (hadFocus) editor.focus();
   if (typedEarly && doc !== saved) progress.saveCode(slot, doc);
