@@ -1,9 +1,9 @@
 // A level's progress: locked sections, the skip-level quiz, stars, the recap,
 // the level header, and the course map on the home page.
 import { confirmDialog } from "./dialog.js";
-import { button, el, mountOnce } from "./dom.js";
+import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { svg } from "./svg.js";
-import { progress, safeUrl } from "./progress.js";
+import { onProgress, progress, safeUrl } from "./progress.js";
 
 const STAR_COUNT = 3;
 
@@ -54,6 +54,81 @@ export function evaluateLevel(root, level) {
   }
   return { cleared, stars, via, solved, total: quiz.length + work.length, workTotal: work.length,
     workSolved: work.filter((el) => info(el).solved).length };
+}
+
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+const count = (n) => NUMBER_WORDS[n] ?? String(n);
+
+/** How the short test names its items: an exercise by its title, a question by its
+ * place among the test's questions ("the second question"). */
+function quizNames(items) {
+  let questions = 0;
+  return items.map((item) => {
+    if (item.dataset.title) return `“${item.dataset.title}”`;
+    questions += 1;
+    return `the ${ORDINALS[questions - 1] ?? `number ${questions}`} question`;
+  });
+}
+
+function listed(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/** What the skip-level test says: how far the learner is, and why a solved item does
+ * not count. The rule is evaluateLevel's: the test clears the level only when every
+ * one of its items is solved with no answer seen (Show answer, or an exercise's last
+ * hint, which gives it away). A seen answer stays seen until the level is reset, so
+ * the test can no longer clear the level; the level's own questions and exercises are
+ * others, and an answer seen in the test costs no stars there. */
+export function quizStatus(items, info, level) {
+  const total = items.length;
+  const names = quizNames(items);
+  const seen = names.filter((_, i) => info(items[i]).shown);
+  const counted = items.filter((item) => info(item).solved && !info(item).shown).length;
+  if (seen.length) {
+    const them = seen.length === 1 ? "it" : "them";
+    const head = `You saw the answer to ${listed(seen)}, so the short test can't count ${them}`;
+    if (level.cleared) return `${head}. The level is cleared already.`;
+    return `${head}, and can no longer clear the level. Solve ${them} in the level instead: work through the sections below (an answer seen in the test costs no stars there).`;
+  }
+  if (counted === total) return `All ${count(total)} solved: the short test cleared the level with three stars.`;
+  if (counted === 0) return "";
+  return `${counted} of ${total} solved. Solve all ${count(total)} to clear the level.`;
+}
+
+const QUIZ_NOTE = "You saw this answer, so the short test doesn't count it.";
+let quizTimer = 0;
+let refreshQuiz = null; // the open page's, for progress changes (a Show answer says so at once)
+onProgress(({ level, id }) => { if (level && id) refreshQuiz?.(); });
+
+/** The skip test's live status at its end, and a note on each item whose answer was seen,
+ * under its result. `announce` says the status again even if unchanged (after a Check). */
+function renderQuiz(root, level, { announce = false } = {}) {
+  const box = root.querySelector(".course-quiz");
+  if (!box || !root.isConnected) return;
+  const { quiz } = items(root);
+  const info = (item) => progress.item(level, itemId(item));
+  for (const item of quiz) {
+    let note = item.querySelector(":scope > .course-quiz__note");
+    if (!info(item).shown) { note?.remove(); continue; }
+    note ??= el("p", { className: "course-quiz__note", textContent: QUIZ_NOTE });
+    const result = item.querySelector(":scope > .course-result, :scope > .course-feedback");
+    if (result && result.nextElementSibling !== note) result.after(note);
+    else if (!result && !note.isConnected) item.append(note); // moves under the result once the editor is up
+  }
+  let status = box.querySelector(":scope > .course-quiz__status");
+  if (!status) {
+    status = liveStatus("p", "course-quiz__status");
+    box.append(status);
+  }
+  const text = quizStatus(quiz, info, progress.level(level));
+  status.dataset.state = quiz.some((item) => info(item).shown) ? "uncounted" : "";
+  clearTimeout(quizTimer);
+  if (announce && text && status.textContent === text) {
+    status.textContent = ""; // a live region speaks a change: empty it, then say it again
+    quizTimer = setTimeout(() => { status.textContent = text; }, 150);
+  } else status.textContent = text;
 }
 
 // Material's own lock icon (material/lock-outline.svg from the theme's bundled set):
@@ -235,9 +310,14 @@ export function mountLevel(root) {
   const scope = root.querySelector(".course-level").closest("article") || document.body;
   if (!scope.dataset.courseLevelBound) {
     scope.dataset.courseLevelBound = "true";
-    scope.addEventListener("course:checked", refresh);
+    scope.addEventListener("course:checked", (event) => {
+      refresh();
+      renderQuiz(root, level, { announce: !!event.target.closest?.(".course-quiz") });
+    });
   }
+  refreshQuiz = () => renderQuiz(root, level);
   rememberVisit(level, cleanTitle(document.querySelector("h1")?.textContent) || level);
   refresh();
+  renderQuiz(root, level);
   return level;
 }
