@@ -88,12 +88,17 @@ const blockText = (doc, { first, last }) => doc.sliceString(doc.line(first).from
 /** Fold the given code: every def or class block that is exactly as in the starter
  * and holds no blank, outermost first. A skip test then shows the blanks and what
  * they need, not the rest of the engine (whose methods answer other questions), and
- * after a reload the learner's own lines stay open too. The fold gutter and the
- * placeholder open any of it on purpose. */
+ * after a reload the learner's own lines stay open too. What the blank's own function
+ * holds stays open: it is what the blank needs (backward's build, which fills topo).
+ * The fold gutter and the placeholder open any of it on purpose. */
 function foldGiven(view, starter) {
   const { doc } = view.state;
   const starterDoc = view.state.toText(starter);
-  const given = new Set(blocks(starterDoc).map((b) => blockText(starterDoc, b)).filter((t) => !t.includes(FACTS.blank)));
+  const starterBlocks = blocks(starterDoc);
+  const holdsBlank = (b) => blockText(starterDoc, b).includes(FACTS.blank);
+  const blankFunctions = starterBlocks.filter((b) => holdsBlank(b) && /^\s*def\b/.test(starterDoc.line(b.first).text));
+  const inBlankFunction = (b) => blankFunctions.some((f) => f.first < b.first && b.last <= f.last);
+  const given = new Set(starterBlocks.filter((b) => !holdsBlank(b) && !inBlankFunction(b)).map((b) => blockText(starterDoc, b)));
   const effects = [];
   let foldedTo = 0;
   for (const block of blocks(doc)) {

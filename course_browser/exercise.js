@@ -14,6 +14,7 @@ import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
 
+const QUIZ_COST = "the short test can't count this exercise then, so the test can no longer clear the level.";
 const KEYS_HELP = "Tab from outside moves past the editor · once you type, Tab indents · Esc then Tab leaves · Ctrl/⌘ + Enter checks";
 const publicData = new Map();
 const gradingData = new Map();
@@ -181,6 +182,8 @@ export async function mountExercise(root, { level, createEditor }) {
     editor.focus();
   });
 
+  // in the skip-level test, a seen answer costs the test itself (level.js says so after)
+  const inQuiz = !!root.closest(".course-quiz");
   let hintsShown = 0;
   const hintState = progress.item(level, slot);
   hint.addEventListener("click", async () => {
@@ -189,7 +192,7 @@ export async function mountExercise(root, { level, createEditor }) {
     if (hintsShown >= data.hints.length) return;
     // the last hint spells the answer out: it counts like Show answer, so ask first
     const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
-    if (last && !await confirmDialog("See the last hint?", "It gives the answer away, so it counts like Show answer: no stars for this exercise.",
+    if (last && !await confirmDialog("See the last hint?", `It gives the answer away, so it counts like Show answer: ${inQuiz ? QUIZ_COST : "no stars for this exercise."}`,
       "Show the last hint")) return;
     hints.append(el("li", {}, hintContent(data.hints[hintsShown])));
     hintsShown += 1;
@@ -201,7 +204,7 @@ export async function mountExercise(root, { level, createEditor }) {
 
   show.addEventListener("click", async () => {
     if (!solution.hidden) return;
-    if (!await confirmDialog("Show the answer?", "It is yours to read, but this exercise will not count for stars.",
+    if (!await confirmDialog("Show the answer?", `It is yours to read, but ${inQuiz ? QUIZ_COST : "this exercise will not count for stars."}`,
       "Show the answer")) return;
     const data = await exerciseData(exercise);
     solution.replaceChildren(...answerView(starter, data.solution));

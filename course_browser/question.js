@@ -100,7 +100,9 @@ export function mountQuestion(root, { level }) {
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });
   show.addEventListener("click", async () => {
-    if (!await confirmDialog("Show the answer?", "It will not count for stars.", "Show the answer")) return;
+    const cost = root.closest(".course-quiz")
+      ? "The short test can't count this question then, so the test can no longer clear the level." : "It will not count for stars.";
+    if (!await confirmDialog("Show the answer?", cost, "Show the answer")) return;
     fill(answer);
     progress.update(level, id, { solved: true, shown: true, answer });
     markSolved(`The answer is ${answer}. ${explain || ""}`.trim());
