@@ -152,38 +152,25 @@ def sgd_case(namespace, case):
     return outputs[:MAX_OUTPUTS_PER_CASE]
 
 
-def _structure(model):
-    """The model's parameters in the order the given code builds them: for each layer,
-    each neuron's weights, then its bias (these attributes are in the starter)."""
-    try:
-        return [p for layer in model.layers for n in layer.neurons for p in [*n.w, n.b]]
-    except (AttributeError, TypeError):
-        raise CaseFailure("Keep the given structure: model.layers, layer.neurons, neuron.w and neuron.b.") from None
-
-
 def nn_case(namespace, case):
     """Build the learner's `MLP(nin, nouts)`, set every weight and bias to the case's
     numbers, and run it on one input. Outputs: each output's value; the gradient of
     their sum with respect to each parameter (so the forward pass must build a graph);
     how many times `parameters()` lists each parameter (any order is fine, but each
     exactly once); and how many items it lists in all."""
+    from engine.nn import readings, weights_and_biases
+
     model = _learner(namespace, "MLP")(case["nin"], list(case["nouts"]))
-    params = _structure(model)
+    try:
+        params = weights_and_biases(model)
+    except (AttributeError, TypeError):
+        raise CaseFailure("Keep the given structure: model.layers, layer.neurons, neuron.w and neuron.b.") from None
     if len(params) != len(case["params"]):
         raise CaseFailure("Keep the given __init__ methods: the network has the wrong number of weights.")
     for p, value in zip(params, case["params"]):
         p.data = value
-    out = model(list(case["x"]))
-    outs = list(out) if isinstance(out, (list, tuple)) else [out]
-    outputs = [number(getattr(o, "data", o)) for o in outs]
-    total = outs[0]
-    for o in outs[1:]:
-        total = total + o
-    total.backward()
-    outputs += [number(p.grad) for p in params]
-    listed = list(model.parameters())
-    outputs += [float(sum(q is p for q in listed)) for p in params]
-    return outputs + [float(len(listed))]
+    outs, grads, counts, listed = readings(model, list(case["x"]))
+    return [number(o) for o in outs] + [number(g) for g in grads] + [float(c) for c in counts] + [float(listed)]
 
 
 PROBES = {"value": value_case, "call": call_case, "sgd": sgd_case, "nn": nn_case}

@@ -19,6 +19,7 @@ import random
 
 import engine.engine as reference_engine
 import engine.nn as reference_nn
+from engine.nn import readings, weights_and_biases
 
 from .training import XS, YS
 
@@ -75,12 +76,6 @@ def learner_classes(code):
     return ast.Module(body=classes, type_ignores=[])
 
 
-def structure(model):
-    """A network's weights and biases in the order its constructor builds them (each
-    neuron's w, then its b): the same for the learner's classes and the reference's."""
-    return [p for layer in model.layers for n in layer.neurons for p in [*n.w, n.b]]
-
-
 def learner_network(code, value):
     """A maker of the learner's MLP on `value`, started from the reference's weights for
     the seed, so both engines train the same network."""
@@ -90,7 +85,7 @@ def learner_network(code, value):
 
     def make(nin, sizes, seed=1):
         model, start = network(nin, list(sizes)), reference_nn.MLP(nin, sizes, seed=seed)
-        for p, q in zip(structure(model), structure(start), strict=True):
+        for p, q in zip(weights_and_biases(model), weights_and_biases(start), strict=True):
             p.data = q.data
         return model
     return make
@@ -138,11 +133,11 @@ def _loss(model, value):
 
 
 def _parameters_of(model):
-    return [p.data for p in structure(model)]
+    return [p.data for p in weights_and_biases(model)]
 
 
 def _set(model, params):
-    for p, x in zip(structure(model), params, strict=True):
+    for p, x in zip(weights_and_biases(model), params, strict=True):
         p.data = float(x)
 
 
@@ -150,7 +145,7 @@ def _step(model, value, lr):
     """One step of the course's training loop, the same for both engines. It walks the
     network's structure rather than its parameters(): the learner's parameters() is
     checked on its own (check_network), so a slip there is named, not blurred into the loss."""
-    params = structure(model)
+    params = weights_and_biases(model)
     loss = _loss(model, value)
     for p in params:
         p.grad = 0.0
@@ -273,28 +268,14 @@ def _grads(expression, value, a, b):
     return [x.grad, y.grad]
 
 
-def _network_numbers(model, x):
-    """Outputs, the gradient of their sum for each weight and bias, and how many times
-    parameters() lists each of them."""
-    out = model(x)
-    outs = list(out) if isinstance(out, (list, tuple)) else [out]
-    total = outs[0]
-    for o in outs[1:]:
-        total = total + o
-    total.backward()
-    listed = list(model.parameters())
-    params = structure(model)
-    return [o.data for o in outs], [p.grad for p in params], [sum(q is p for q in listed) for p in params]
-
-
 def check_network(code):
     """The learner's Neuron, Layer and MLP on the reference's Value, against the
     reference's classes with the same weights: None when they agree, else what differs."""
     make = learner_network(code, reference_engine.Value)
     for nin, sizes, x in ((2, [3, 2, 1], [0.7, -1.3]), (3, [2, 2], [0.4, -0.9, 1.6])):
         shown = f"MLP({nin}, {sizes}) with the reference's weights, on x = {x}"
-        (outs, grads, counts) = _network_numbers(make(nin, sizes, seed=5), x)
-        (ref_outs, ref_grads, _) = _network_numbers(reference_nn.MLP(nin, sizes, seed=5), x)
+        outs, grads, counts, _ = readings(make(nin, sizes, seed=5), x)
+        ref_outs, ref_grads, _, _ = readings(reference_nn.MLP(nin, sizes, seed=5), x)
         if len(outs) != len(ref_outs) or any(_gap(a, b) > 1e-9 for a, b in zip(outs, ref_outs)):
             return f"{shown}: your network outputs {_short(outs)}, the reference {_short(ref_outs)}"
         if any(_gap(a, b) > 1e-9 for a, b in zip(grads, ref_grads)):
