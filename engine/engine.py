@@ -183,26 +183,8 @@ class Value:
     # -- backpropagation ----------------------------------------------------
 
     def topological_order(self):
-        """Every node of the graph behind `self`, each after all of its inputs.
-
-        Iterative depth-first search, children in their recorded order, so the
-        list is the same on every run and no depth can overflow the stack.
-        """
-        order, seen = [], set()
-        stack = [(self, False)]
-        while stack:
-            node, inputs_done = stack.pop()
-            if inputs_done:
-                order.append(node)
-                continue
-            if node in seen:
-                continue
-            seen.add(node)
-            stack.append((node, True))
-            for child in reversed(node._children):
-                if child not in seen:
-                    stack.append((child, False))
-        return order
+        """Every node of the graph behind `self`, each after all of its inputs."""
+        return topological_order(self)
 
     def backward(self):
         """Fill in `.grad` of every node: d(self)/d(node)."""
@@ -214,6 +196,31 @@ class Value:
         for node in reversed(order):
             node._backward()
 
+
+
+def topological_order(root):
+    """Every node of the graph behind `root`, each after all of its inputs.
+
+    Iterative depth-first search, children in their recorded order, so the list
+    is the same on every run (the order a recursive `build` gives) and no depth
+    can overflow the stack. Works on any node with `_children`, so the code the
+    course gives a learner (engine.given) walks the learner's own Values with it.
+    """
+    order, seen = [], set()
+    stack = [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        for child in reversed(node._children):
+            if child not in seen:
+                stack.append((child, False))
+    return order
 
 def _as_value(x):
     if isinstance(x, Value):

@@ -1,3 +1,5 @@
+from engine.given import backward_pass  # the backward pass, until you write your own
+
 class Value:
     def __init__(self, data, children=()):
         self.data = data
@@ -21,18 +23,8 @@ class Value:
         out._backward = _backward
         return out
 
-    def backward(self):  # done for you; section 4 builds it
-        topo, seen = [], set()
-        def build(v):
-            if v not in seen:
-                seen.add(v)
-                for child in v._children:
-                    build(child)
-                topo.append(v)
-        build(self)
-        self.grad = 1.0
-        for v in reversed(topo):
-            v._backward()
+    def backward(self):
+        backward_pass(self)  # given for now: section 4 has you write it
 
 
 a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
