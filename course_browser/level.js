@@ -153,6 +153,14 @@ function setNotice(box, text) {
   else if (!notice) box.prepend(lockNotice(text));
 }
 
+/** What opens a level's recap: the short test is named only where the level has one. */
+function recapLockText(root) {
+  const ways = root.querySelector(".course-quiz")
+    ? "pass the short test, or do every question and exercise on this page"
+    : "do every question and exercise on this page";
+  return `The recap opens once you clear the level: ${ways}.`;
+}
+
 export function applyLocks(root, level, cleared) {
   // Only the first locked section says what opens it; the ones after it stay quiet
   // (one notice, not a stack of identical ones).
@@ -169,7 +177,7 @@ export function applyLocks(root, level, cleared) {
   for (const recap of root.querySelectorAll(".course-recap")) {
     recap.classList.toggle("is-locked", !cleared);
     for (const child of recap.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !cleared;
-    setNotice(recap, cleared ? null : "The recap opens once you clear the level: pass the short test, or answer every question and exercise.");
+    setNotice(recap, cleared ? null : recapLockText(root));
   }
 }
 

@@ -62,3 +62,13 @@ def test_one_lock_notice_with_the_themes_icon_and_the_right_words(page, site):
     # the next locked section waits for an exercise, and says so
     expect(notices.first).to_have_text("Pass the exercise above to open the next section.")
     expect(question(page, "square")).to_be_hidden()
+
+
+def test_the_recap_says_what_opens_it_on_a_level_with_and_without_a_short_test(page, site):
+    open_level(page, site)  # the autograd level has a short test
+    recap = page.locator(".course-recap .course-lock-notice")
+    expect(recap).to_have_text("The recap opens once you clear the level: pass the short test, "
+                               "or do every question and exercise on this page.")
+    page.goto(site + "/alive/")  # no short test here: the notice doesn't send the learner looking for one
+    expect(recap).to_have_text("The recap opens once you clear the level: do every question and exercise on this page.")
+    expect(page.locator(".course-quiz")).to_have_count(0)
