@@ -42,6 +42,6 @@ class MLP:
         return ____               # one flat list, like Layer's
 
 
-model = MLP(2, [8, 8, 1])
-print(model([1.0, -2.0]))
-print(len(model.parameters()), "parameters (should be 105)")
+model = MLP(3, [4, 1])
+print(model([1.0, -2.0, 0.5]))
+print(len(model.parameters()), "parameters (should be 21)")

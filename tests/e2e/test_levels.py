@@ -142,17 +142,20 @@ def test_training_level_trains_and_draws(page, site):
     page.goto(f"{site}/train/")
     wait_for_python(page)
     lab = page.locator(".course-lab[data-lab='training']")
-    expect(lab).to_contain_text("105")
+    expect(lab).to_be_hidden()  # its parameter count would answer a question: it opens in section 3
     expect(answer(page, "neuron-w1", "0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
     expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
     mlp = exercise(page, "mlp")  # the level's stars count it too
     replace_code(page, mlp, _file("mlp", "solution.py"))
     expect(check(mlp)).to_contain_text("Passed")
     expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
+    expect(answer(page, "parameter-count", "88")).to_contain_text("the weights alone")
     expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
     ex = exercise(page, "sgd-step")
     replace_code(page, ex, _file("sgd-step", "solution.py"))
     expect(check(ex)).to_contain_text("Passed")
+    expect(lab).to_be_visible()
+    expect(lab.locator("table")).to_contain_text("105")
     lab.get_by_role("button", name=re.compile("^Train")).click()
     expect(lab.get_by_role("status").first).to_contain_text(
         re.compile(r"Trained with learning rate 0.05: loss .* in 120 steps"), timeout=120_000)
