@@ -6,10 +6,15 @@ its bytes: the service worker serves a cached copy only if it still has them
 (Cache Storage is writable by any script of the origin). The site's
 Content-Security-Policy (from `_headers`, when the build wrote one) goes in too:
 the worker adds it to what it serves from the cache where the host sent none.
+The `.br` / `.gz` copies of course_build/precompress.py are not precached: they are
+the same files, sent compressed by a host that serves them, and decoded by the browser
+before the worker sees (and hashes) them.
 """
 
 import hashlib
 import json
+
+from .precompress import is_copy
 
 SKIP = {"sw.js", "_headers", "sitemap.xml", "sitemap.xml.gz", "404.html"}
 
@@ -18,7 +23,8 @@ def precache_list(site):
     paths = []
     for path in sorted(p for p in site.rglob("*") if p.is_file()):
         rel = path.relative_to(site).as_posix()
-        if rel in SKIP or rel.endswith((".map", ".LEGAL.txt")) or "/fonts/" in rel and not rel.endswith(".woff2"):
+        if rel in SKIP or rel.endswith((".map", ".LEGAL.txt")) or "/fonts/" in rel and not rel.endswith(".woff2") \
+                or is_copy(path):
             continue
         if rel.endswith("index.html"):
             rel = rel[: -len("index.html")] or "./"
@@ -39,6 +45,8 @@ def site_csp(site):
         return None
     rule = None
     for line in headers.read_text().splitlines():
+        if line.startswith("#"):
+            continue
         if line and not line[0].isspace():
             rule = line.strip()
         elif rule == "/*" and line.strip().lower().startswith("content-security-policy:"):

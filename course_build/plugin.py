@@ -30,7 +30,7 @@ from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
 from grader.facts import STORAGE
 
-from . import csp
+from . import csp, precompress
 from .blocks import CourseBlocksExtension
 from .math import render_math
 from .offline import write_service_worker
@@ -116,8 +116,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
         header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
         self.csp_hashes = set()
-        (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS)
+        (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS + precompress.HEADERS_NOTE)
         write_service_worker(site, BROWSER / "sw.js")
+        # last: .br and .gz copies of the finished files (sw.js and the pages included)
+        packed = precompress.precompress(site)
+        log.info("precompressed %d files: %.1f MB -> %.1f MB brotli, %.1f MB gzip (%d compressed now, %.1f s)",
+                 packed["files"], packed["raw"] / 1e6, packed["br"] / 1e6, packed["gz"] / 1e6,
+                 packed["compressed"], packed["compress_s"])
         log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
                  len(self.zip_bytes) // 1024)
 

@@ -2,8 +2,13 @@
 
 `isolated=True` adds the COOP/COEP headers that make the page cross-origin
 isolated (SharedArrayBuffer, so runaway code is interrupted, not restarted).
+`precompressed=True` sends a file's `.br` or `.gz` copy (see
+course_build/precompress.py) when the request accepts it, as nginx's
+`brotli_static` / `gzip_static` or Caddy's `precompressed` would; off by
+default, so what the tests read is what the build wrote.
 """
 
+import email.utils
 import fnmatch
 import functools
 import os
@@ -30,6 +35,8 @@ def header_rules(directory):
     rules, path = [], Path(directory) / "_headers"
     if path.is_file():
         for line in path.read_text().splitlines():
+            if line.startswith("#"):
+                continue
             if line and not line[0].isspace():
                 rules.append((line.strip(), []))
             elif line.strip() and rules:
@@ -38,8 +45,35 @@ def header_rules(directory):
     return rules
 
 
+def accepted_encodings(header):
+    """The content codings an Accept-Encoding header allows (q > 0), lower-cased."""
+    accepted = set()
+    for item in header.split(","):
+        name, _, params = item.partition(";")
+        q = params.strip()[2:] if params.strip().startswith("q=") else "1"
+        try:
+            if float(q) > 0 and name.strip():
+                accepted.add(name.strip().lower())
+        except ValueError:
+            pass
+    return accepted
+
+
+def _not_modified(headers, mtime):
+    """If-Modified-Since as SimpleHTTPRequestHandler reads it (second precision, UTC)."""
+    if "If-Modified-Since" not in headers or "If-None-Match" in headers:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(headers["If-Modified-Since"]).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return False
+    return int(mtime) <= since
+
+
 class Handler(SimpleHTTPRequestHandler):
     isolated = False
+    precompressed = False
+    vary = False  # this response's file has precompressed copies
     rules = ()
     sent = None  # a dict path -> bytes, when counting
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
@@ -51,6 +85,8 @@ class Handler(SimpleHTTPRequestHandler):
             if fnmatch.fnmatch(path, pattern):
                 for name, value in headers:
                     self.send_header(name, value)
+        if self.vary:
+            self.send_header("Vary", "Accept-Encoding")
         if self.isolated:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
@@ -60,27 +96,67 @@ class Handler(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def send_head(self):
+        self.vary = False
+        if self.precompressed:
+            copy = self._precompressed_head()
+            if copy is not False:
+                return copy
+        return super().send_head()
+
+    def _precompressed_head(self):
+        """Send the headers of the requested file's `.br` (else `.gz`) copy, if the request
+        accepts it; return the open copy (None after a 304), or False to serve as usual."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            if not self.path.split("?")[0].endswith("/"):
+                return False  # the usual redirect to the folder's URL
+            path = os.path.join(path, "index.html")
+        copies = [(coding, path + suffix) for coding, suffix in (("br", ".br"), ("gzip", ".gz"))
+                  if os.path.isfile(path + suffix)]
+        if not copies or not os.path.isfile(path):
+            return False
+        self.vary = True
+        accepted = accepted_encodings(self.headers.get("Accept-Encoding", ""))
+        chosen = next(((coding, copy) for coding, copy in copies if coding in accepted), None)
+        if chosen is None:
+            return False
+        coding, copy = chosen
+        stat = os.stat(path)
+        if _not_modified(self.headers, stat.st_mtime):
+            self.send_response(304)
+            self.end_headers()
+            return None
+        f = open(copy, "rb")  # closed by the caller, as SimpleHTTPRequestHandler's own is
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", coding)
+        self.send_header("Content-Length", str(os.fstat(f.fileno()).st_size))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.end_headers()
+        return f
+
     def copyfile(self, source, outputfile):
         if self.sent is None:
             return super().copyfile(source, outputfile)
         data = source.read()
-        outputfile.write(data)
         path = self.path.split("?")[0]
-        self.sent[path] = self.sent.get(path, 0) + len(data)
+        self.sent[path] = self.sent.get(path, 0) + len(data)  # before the client can have it all
+        outputfile.write(data)
 
 
-def serve(directory, isolated=False, sent=None):
+def serve(directory, isolated=False, sent=None, precompressed=False):
     """Start a server on a free port in a thread; returns (server, port).
-    `sent`, a dict, collects the body bytes sent per path."""
-    handler = type("CourseHandler", (Handler,), {"isolated": isolated, "sent": sent,
+    `sent`, a dict, collects the body bytes sent per path (compressed, where a copy was sent)."""
+    handler = type("CourseHandler", (Handler,), {"isolated": isolated, "sent": sent, "precompressed": precompressed,
                                                  "rules": property(lambda self: header_rules(directory))})
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
 
 
-def build_and_serve(directory, isolated=False, sent=None):
+def build_and_serve(directory, isolated=False, sent=None, precompressed=False):
     """Bind first (to know the port), then build with that port as site_url."""
-    server, port = serve(directory, isolated, sent)
+    server, port = serve(directory, isolated, sent, precompressed)
     build_site(directory, port)
     return server, f"http://127.0.0.1:{port}"
