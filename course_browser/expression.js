@@ -2,8 +2,9 @@
 // data and grad on every node, sliders for the inputs, and each input's gradient
 // checked against the nudge oracle. Built by the engine in the worker.
 //
-// Two kinds of graded work lean on this lab. Both are written on the page as
-// `<div class="course-question" data-question="…" data-mounted="lab" markdown>`:
+// Two kinds of graded work lean on this lab. Both are `/// question` blocks
+// (`predicts: a`, or `kind: flat`), built as
+// `<div class="course-question" data-question="…" data-mounted="lab">`:
 // a question (so the level counts it from the first paint) that question.js
 // leaves alone (data-mounted), because its numbers come from here.
 //   data-predicts="a"   "predict, then check": a number question on ∂L/∂a of the

@@ -16,6 +16,23 @@ A number question may name known slips (`slips: {6: "the sign…"}`): a wrong
 answer equal to one of them gets that message, and any other wrong answer gets
 `look` (where in the graph to look) instead of a guess.
 
+Two kinds lean on the page's expression lab (`/// lab | expression`), which
+computes their numbers with the engine, so the page carries none of its own:
+
+    /// question | alive-predict-a       predict, then check: the lab hides the
+        predicts: a                      gradient of its starting expression with
+    What is ∂L/∂a? (three decimals)      respect to `a` (list the id in its `hides`)
+    ///                                  and fills in answer, explanation and slips
+
+    /// question | alive-flat-a          write an expression L whose ∂L/∂(wrt) is 0
+        kind: flat                       at `values`; the worker differentiates it
+        wrt: a                           with the lab's parser; `example` is what
+        values: {a: 2, b: -3}            "Show an example" gives, `hint` what a
+        example: a*a - 4*a               wrong expression gets after its facts
+        hint: "Each use of a sends back its own part…"
+    Write an expression L over a and b whose ∂L/∂a is 0 at a = 2, b = −3.
+    ///
+
 The answer sits in the page: client-side checking can always be read.
 """
 
@@ -43,6 +60,14 @@ def type_slips(value):
     return {float(k): v for k, v in value.items()}
 
 
+def type_point(value):
+    """`{a: 2, b: -3}`: where a `flat` question's gradient is taken."""
+    if not isinstance(value, dict) or not value or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool) for k, v in value.items()):
+        raise ValueError("must map variable names to numbers")
+    return value
+
+
 def type_string_list(value):
     if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
         raise ValueError("must be a list of strings")
@@ -53,13 +78,18 @@ class Question(Block):
     NAME = "question"
     ARGUMENT = True
     OPTIONS = {
-        "kind": ("number", type_string_in(["number", "choice"])),
+        "kind": ("number", type_string_in(["number", "choice", "flat"])),
         "answer": ("", type_answer),
         "choices": ([], type_string_list),
         "tolerance": (1e-3, type_number),
         "explain": ("", type_string),
         "slips": ({}, type_slips),
         "look": ("", type_string),
+        "predicts": ("", type_string),
+        "wrt": ("", type_string),
+        "values": ({}, type_point),
+        "example": ("", type_string),
+        "hint": ("", type_string),
     }
 
     def on_create(self, parent):
@@ -68,6 +98,8 @@ class Question(Block):
         where = f"/// question | {qid}"
         if not qid:
             raise CourseBlockError(f"{where}: a question needs an id")
+        if self.options["predicts"] or kind == "flat":
+            return self._lab_question(parent, qid, where)
         if not answer:
             raise CourseBlockError(f"{where}: the option 'answer' is required")
         if kind == "number":
@@ -97,5 +129,27 @@ class Question(Block):
                 etree.SubElement(ul, "li", {"data-choice": choice}).text = choice
         return el
 
+    def _lab_question(self, parent, qid, where):
+        """A question whose numbers come from the page's expression lab (see the module
+        docstring): expression.js fills it in and mounts it, and question.js leaves it
+        alone until then (data-mounted="lab")."""
+        o = self.options
+        if o["answer"] or o["slips"] or o["explain"]:
+            raise CourseBlockError(f"{where}: the lab computes this question's answer, slips and explanation; "
+                                   "leave out 'answer', 'slips' and 'explain'")
+        attrs = {"class": "course-question", "id": f"q-{qid}", "data-question": qid, "data-mounted": "lab"}
+        if o["predicts"] and o["kind"] != "number":
+            raise CourseBlockError(f"{where}: 'predicts' asks for a number: leave out 'kind'")
+        if o["kind"] == "flat":
+            if not o["wrt"] or o["wrt"] not in o["values"] or not o["example"]:
+                raise CourseBlockError(f"{where}: kind 'flat' needs 'wrt', 'values' that include it, and 'example'")
+            attrs.update({"data-task": "flat", "data-wrt": o["wrt"], "data-example": o["example"],
+                          "data-values": json.dumps(o["values"]), "data-hint": o["hint"]})
+        else:
+            attrs["data-predicts"] = o["predicts"]
+        return etree.SubElement(parent, "div", attrs)
+
     def on_add(self, block):
+        if block.get("data-mounted") == "lab":
+            return block  # the prompt's paragraphs are the question's children, as expression.js expects
         return block.find("div[@class='course-question__prompt']")

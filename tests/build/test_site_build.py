@@ -127,6 +127,22 @@ def test_a_wrong_choice_answer_fails_the_build(tmp_path):
     assert result.returncode != 0 and "is not one of the choices" in result.stderr
 
 
+def test_a_lab_question_with_a_number_of_its_own_fails_the_build(tmp_path):
+    """A `predicts` question's numbers are the lab's (the engine's), never the page's."""
+    result = _broken_site(tmp_path, "/// question | q1\n    predicts: a\n    answer: 3\nWhat is dL/da?\n///\n")
+    assert result.returncode != 0 and "the lab computes this question's answer" in result.stderr
+
+
+def test_lab_questions_render_as_the_lab_expects(site):
+    html = (site / "alive/index.html").read_text()
+    tags = {m[1]: m[0] for m in re.finditer(r'<div class="course-question"[^>]*data-question="([\w-]+)"[^>]*>', html)}
+    for qid, wants in {"alive-predict-a": ['data-predicts="a"'], "alive-c-grad": ['data-predicts="c"'],
+                       "alive-flat-a": ['data-task="flat"', 'data-wrt="a"', 'data-example="a*a - 4*a"']}.items():
+        for want in ['data-mounted="lab"', *wants]:
+            assert want in tags[qid], (qid, want)
+        assert "data-answer" not in tags[qid]  # the engine's number, filled in by the lab
+
+
 def test_malformed_exercise_metadata_fails_the_build(tmp_path):
     exercises = tmp_path / "exercises"
     (exercises / "broken").mkdir(parents=True)

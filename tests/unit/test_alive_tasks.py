@@ -15,10 +15,13 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import markdown
 import pytest
 
+from course_build.blocks import CourseBlocksExtension
 from engine import Value, finite_difference
 from grader import worker_api
+from grader.catalog import load_all
 from labs.expression import SLIP_TOLERANCE, expression_graph, gradient_facts, predictions
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -37,9 +40,15 @@ class _Divs(HTMLParser):
             self.found.append(attrs)
 
 
+def render(text):
+    """A page's Markdown as the build renders its course blocks."""
+    return markdown.markdown(text, extensions=[CourseBlocksExtension(exercises=load_all()), "md_in_html"])
+
+
 def lab_divs(text):
+    """The questions the page's labs fill in, as the built page carries them."""
     parser = _Divs()
-    parser.feed(text)
+    parser.feed(render(text))
     return parser.found
 
 
@@ -56,7 +65,7 @@ def labs(text):
 def pages():
     for page in sorted(DOCS.glob("*.md")):
         text = page.read_text(encoding="utf-8")
-        if 'data-mounted="lab"' in text:
+        if lab_divs(text):
             yield page.name, text
 
 
