@@ -2,15 +2,25 @@
 // script, so it runs while the page parses and again after Material's instant
 // navigation). It puts the learner's saved code into the plain-text editors
 // before the first paint, so early typing lands on their own code, never on a
-// starter that would then overwrite it. The plugin fills in the storage key and
-// schema version from grader/facts.json, as progress.js reads them.
+// starter that would then overwrite it. In the skip test, whose plain-text editors
+// show a few lines only (course.css), it scrolls each to the function that holds
+// its first blank, as CodeMirror's folds will (editor.js), so the code given above
+// it (another exercise's answer) stays out of view. The plugin fills in the
+// storage key, schema version and blank marker from grader/facts.json.
 (() => {
   try {
     const saved = JSON.parse(localStorage.getItem("__STORAGE_KEY__"));
-    if (!saved || saved.version !== __SCHEMA_VERSION__ || !saved.code) return;
-    for (const draft of document.querySelectorAll("textarea.course-draft")) {
-      const code = saved.code[draft.getAttribute("data-slot")];
-      if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;
+    if (saved && saved.version === __SCHEMA_VERSION__ && saved.code) {
+      for (const draft of document.querySelectorAll("textarea.course-draft")) {
+        const code = saved.code[draft.getAttribute("data-slot")];
+        if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;
+      }
     }
   } catch { /* no storage: progress.js explains it once the page is up */ }
+  for (const draft of document.querySelectorAll(".course-quiz textarea.course-draft")) {
+    const lines = draft.value.split("\n");
+    let top = lines.findIndex((line) => line.includes("__BLANK__"));
+    while (top > 0 && !/^( {4})?def /.test(lines[top])) top -= 1; // the method or function, not an inner def
+    if (top > 0) draft.scrollTop = top * parseFloat(getComputedStyle(draft).lineHeight);
+  }
 })();

@@ -28,7 +28,7 @@ import grader
 import labs
 from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
-from grader.facts import STORAGE
+from grader.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
@@ -51,7 +51,8 @@ CACHE_HEADERS = """/assets/course/*
 BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
 RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
                   .replace("__STORAGE_KEY__", STORAGE["key"])
-                  .replace("__SCHEMA_VERSION__", str(STORAGE["schema_version"])))
+                  .replace("__SCHEMA_VERSION__", str(STORAGE["schema_version"]))
+                  .replace("__BLANK__", BLANK))
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 

@@ -50,3 +50,45 @@ def test_folded_code_is_still_graded_and_opens_on_purpose(page, site):
     before = ex.locator(".cm-line").count()
     ex.locator(".cm-foldPlaceholder").first.click()
     expect(ex.locator(".cm-line")).not_to_have_count(before)
+
+
+# The lines of a plain-text editor (before CodeMirror) that are in view: no wrapping,
+# so a line is one line-height; scrollTop says which come first.
+IN_VIEW = """(t) => { const h = parseFloat(getComputedStyle(t).lineHeight), lines = t.value.split('\\n');
+  const first = Math.round(t.scrollTop / h);
+  return lines.slice(first, first + Math.floor((t.clientHeight - 8) / h)); }"""
+
+
+def _answers_in_view(page):
+    found = {}
+    for slot in ("quiz-sub-backward", "quiz-backward-tail"):
+        draft = exercise(page, slot).locator("textarea.course-draft")
+        shown = "\n".join(draft.evaluate(IN_VIEW))
+        found[slot] = shown
+        for line in ANSWERS:
+            if not (slot == "quiz-backward-tail" and line.startswith("for v")):
+                assert line not in shown, f"{slot}'s plain-text editor shows {line!r}"
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_before_codemirror_the_skip_tests_editors_show_the_blank_not_the_engine(page, site, size):
+    """The plain-text editors that take typing before any script (here the course's
+    scripts never load) scroll to the blank's function and show 16 lines."""
+    page.set_viewport_size(SIZES[size])
+    page.route("**/assets/course/**/*.js", lambda route: route.abort())
+    page.goto(site + "/autograd/")
+    shown = _answers_in_view(page)
+    assert shown["quiz-sub-backward"].lstrip().startswith("def __sub__(self, other):")
+    assert "____" in shown["quiz-sub-backward"]
+    assert shown["quiz-backward-tail"].lstrip().startswith("def backward(self):")
+    assert "____" in shown["quiz-backward-tail"]
+    assert exercise(page, "quiz-sub-backward").locator(".cm-content").count() == 0  # still the plain text
+
+
+def test_without_javascript_the_skip_tests_editors_show_no_other_answer(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site + "/autograd/")
+    _answers_in_view(page)
+    context.close()
