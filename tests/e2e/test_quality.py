@@ -7,7 +7,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python
+from .conftest import wait_for_python, wait_until
 from .helpers import SUB_ANSWER, check, exercise, fill_blanks
 
 
@@ -79,11 +79,17 @@ def axe():
     return Axe()
 
 
-def test_every_page_has_no_serious_accessibility_violations(page, site, axe):
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_every_page_has_no_serious_accessibility_violations(page, site, axe, scheme):
+    """In both palettes (the light one, and the dark one a learner picks or their
+    system asks for), after Python is up and the editors are CodeMirror's."""
     problems = []
     for url in all_pages(page, site):
         page.goto(url)
         page.wait_for_load_state("networkidle")
+        page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+        if page.locator(".course-exercise").count():
+            wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
         page.wait_for_timeout(300)
         results = axe.run(page)
         for violation in results.response["violations"]:
