@@ -1,12 +1,31 @@
-// What a learner sees of an exercise's answer and hints: never raw author text as
-// HTML. A hint's `backticks` become <code>; "Show answer" shows the answer file
-// as code with the lines the learner had to write marked, not an unstyled dump.
+// What a learner sees of an exercise's answer, hints and known-mistake messages:
+// never raw author text as HTML. `backticks` become <code> and *stars* <em>, built
+// from text nodes only; "Show answer" shows the answer file as code with the lines
+// the learner had to write marked, not an unstyled dump.
 import { el } from "./dom.js";
 
-/** Hint text with `code` spans, built from text nodes only. */
-export function hintContent(text) {
-  return String(text).split("`").map((part, i) => (i % 2 ? el("code", { textContent: part }) : part));
+/** *emphasis* as Markdown reads it: no space just inside the stars, so `a * b` stays. */
+const EMPHASIS = /\*(?=\S)([^*]*?\S)\*/g;
+
+function emphasised(text) {
+  const parts = [];
+  let at = 0;
+  for (const match of text.matchAll(EMPHASIS)) {
+    if (match.index > at) parts.push(text.slice(at, match.index));
+    parts.push(el("em", { textContent: match[1] }));
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
 }
+
+/** Author text with `code` spans and *emphasis* (outside code), as nodes and strings. */
+export function richText(text) {
+  return String(text).split("`").flatMap((part, i) => (i % 2 ? [el("code", { textContent: part })] : emphasised(part)));
+}
+
+/** A hint's text, rendered as richText. */
+export const hintContent = richText;
 
 /** Indices of the solution's lines that are not in the starter, in order (a line LCS). */
 export function writtenLines(starter, solution) {

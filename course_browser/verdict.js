@@ -6,6 +6,7 @@
 //   ✓ / ✗ each check, with its counterexample
 //   the error's traceback, then what the code printed
 
+import { richText } from "./answer.js";
 import { el } from "./dom.js";
 
 const node = (tag, className, text) => el(tag, { className: className || undefined, textContent: text });
@@ -21,7 +22,7 @@ function headline(region, strong, summary) {
 function diagnosis(region, found) {
   const box = node("div", "course-result__diagnosis");
   const text = node("p", "");
-  text.append(node("strong", "", "Known mistake: "), document.createTextNode(str(found.message)));
+  text.append(node("strong", "", "Known mistake: "), ...richText(str(found.message))); // `code` and *emphasis*, as text nodes
   box.append(text);
   region.append(box);
 }
