@@ -20,10 +20,15 @@ export function openDialog({ title, body = [], actions = [{ label: "Close", valu
   }
   dialog.append(bar);
   (document.querySelector(".md-container") || document.body).append(dialog);
+  const opener = document.activeElement;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       const picked = actions.find((a) => String(a.value) === dialog.returnValue);
       dialog.remove();
+      // back to what opened the dialog (the browser's own return can be lost by the
+      // time "close" fires); whoever awaits the answer may move it on from there
+      const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+      if (lost && opener instanceof HTMLElement && opener !== document.body && opener.isConnected) opener.focus();
       resolve(picked ? picked.value : null);
     }, { once: true });
     dialog.showModal();

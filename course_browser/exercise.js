@@ -194,10 +194,13 @@ export async function mountExercise(root, { level, createEditor }) {
     const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
     if (last && !await confirmDialog("See the last hint?", `It gives the answer away, so it counts like Show answer: ${inQuiz ? QUIZ_COST : "no stars for this exercise."}`,
       "Show the last hint")) return;
-    hints.append(el("li", {}, hintContent(data.hints[hintsShown])));
+    const shown = el("li", { tabIndex: -1 }, hintContent(data.hints[hintsShown]));
+    hints.append(shown);
     hintsShown += 1;
-    hint.textContent = hintsShown < data.hints.length ? `Hint (${hintsShown} of ${data.hints.length})` : "No more hints";
+    // the button says what its next press does, not which hint is on screen
+    hint.textContent = hintsShown < data.hints.length ? `Next hint (${hintsShown + 1} of ${data.hints.length})` : "No more hints";
     hint.disabled = hintsShown >= data.hints.length;
+    if (hint.disabled) shown.focus(); // the button the focus was on is gone: read on from the new hint
     progress.update(level, slot, { hints: Math.max(hintsShown, hintState.hints || 0), ...(last ? { shown: true } : {}) });
   });
   if (!hintCount) hint.hidden = true;
@@ -210,6 +213,7 @@ export async function mountExercise(root, { level, createEditor }) {
     solution.replaceChildren(...answerView(starter, data.solution));
     solution.hidden = false;
     show.disabled = true;
+    solution.querySelector(".course-answer")?.focus(); // the button is disabled now: go on to what it showed
     progress.update(level, slot, { shown: true });
   });
 
