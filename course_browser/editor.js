@@ -3,11 +3,13 @@
 //
 // Keys: Enter is always a new line (keeping the indent), never "take the suggestion"
 // · Tab takes an open suggestion, else indents · arriving by Tab, Tab moves on until
-// the learner types (no tab trap) · Esc then Tab leaves the editor (CodeMirror's
-// tab-focus mode) · Ctrl/Cmd+Enter checks. Long lines scroll sideways: wrapping
-// would break the indentation that Python reads.
+// the learner types (no tab trap), and the first arrival by keyboard selects the
+// first ____ blank · Esc then Tab leaves the editor (CodeMirror's tab-focus mode),
+// even when that Esc also closes a suggestion list · Ctrl/Cmd+Enter closes the list
+// and checks. Long lines scroll sideways: wrapping would break the indentation that
+// Python reads.
 import { basicSetup } from "codemirror";
-import { acceptCompletion } from "@codemirror/autocomplete";
+import { acceptCompletion, closeCompletion } from "@codemirror/autocomplete";
 import { indentWithTab, insertNewlineAndIndent } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, foldEffect, indentUnit, syntaxHighlighting } from "@codemirror/language";
@@ -52,13 +54,37 @@ const materialTheme = EditorView.theme({
 });
 
 /** Arriving by Tab (keyboard navigation), Tab and Shift+Tab move on, as for any other
- * field; the first other key makes Tab indent again. */
+ * field; the first other key makes Tab indent again. A pointer press (mouse, touch, pen)
+ * is not keyboard navigation, whatever key came before it. */
 let lastKeyWasTab = false;
 addEventListener("keydown", (event) => { lastKeyWasTab = event.key === "Tab"; }, true);
+addEventListener("pointerdown", () => { lastKeyWasTab = false; }, true);
+addEventListener("mousedown", () => { lastKeyWasTab = false; }, true);
+
+/** Editors that have had the focus once (by any means): only the first arrival by
+ * keyboard moves the cursor. */
+const focusedBefore = new WeakSet();
+
+/** Select the first ____ blank, if the code still has one, and bring it into view. */
+function selectFirstBlank(view) {
+  const at = view.state.doc.toString().indexOf(FACTS.blank);
+  if (at < 0) return;
+  view.dispatch({ selection: { anchor: at, head: at + FACTS.blank.length }, scrollIntoView: true });
+}
+
 const noTabTrap = Prec.highest(EditorView.domEventHandlers({
-  focus(_event, view) { view.setTabFocusMode(lastKeyWasTab); },
+  focus(_event, view) {
+    view.setTabFocusMode(lastKeyWasTab);
+    const first = !focusedBefore.has(view);
+    focusedBefore.add(view);
+    // after the browser has placed its own cursor (start of the text) on a Tab arrival
+    if (first && lastKeyWasTab) setTimeout(() => { if (view.hasFocus) selectFirstBlank(view); });
+  },
   keydown(event, view) {
-    if (!["Tab", "Escape", "Shift", "Control", "Alt", "Meta"].includes(event.key)) view.setTabFocusMode(false);
+    // Esc always arms "Tab leaves", also when a keymap (the suggestion list's) takes the
+    // Esc itself and CodeMirror's own Esc handling never runs
+    if (event.key === "Escape") view.setTabFocusMode(2000);
+    else if (!["Tab", "Shift", "Control", "Alt", "Meta"].includes(event.key)) view.setTabFocusMode(false);
     return false; // the key itself still does what it does
   },
 }));
@@ -119,7 +145,7 @@ export function createEditor(parent, { doc, selection, label, onChange, onCheck,
       selection: selection ? EditorSelection.single(selection.anchor, selection.head) : undefined,
       extensions: [
         Prec.highest(keymap.of([
-          { key: "Mod-Enter", run: () => { onCheck(); return true; } },
+          { key: "Mod-Enter", run: (v) => { closeCompletion(v); onCheck(); return true; } },
           { key: "Enter", run: insertNewlineAndIndent },
           { key: "Tab", run: acceptCompletion },
         ])),
@@ -141,6 +167,6 @@ export function createEditor(parent, { doc, selection, label, onChange, onCheck,
     view,
     getCode: () => view.state.doc.toString(),
     setCode: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
-    focus: () => view.focus(),
+    focus: () => { focusedBefore.add(view); view.focus(); }, // a focus the page gives: the cursor stays
   };
 }

@@ -1,0 +1,193 @@
+"""The exercise editor and its buttons from the keyboard: Esc then Tab always leaves,
+focus never drops to the page after a dialog, the Hint button says what it does next,
+hints and known-mistake messages render *emphasis*, and arriving by Tab selects the blank."""
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_until
+from .helpers import LEVEL, check, confirm, exercise, fill_blanks, open_level, replace_code
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+SLOT = "mul-backward"
+SUGGESTIONS = ".cm-tooltip-autocomplete"
+SOLUTION = (Path(__file__).resolve().parents[2] / "exercises" / SLOT / "solution.py").read_text()
+
+
+def open_mul(page, site, python=False):
+    """The level with its first section answered, so the mul-backward exercise is open."""
+    items = {qid: {"solved": True, "answer": a} for qid, a in [("dl-dd", "7"), ("dl-da", "-6"), ("dl-dd-c10", "16")]}
+    page.goto(site + "/")
+    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)",
+                  json.dumps({"version": 1, "levels": {"autograd": {"items": items}}, "code": {}}))
+    if python:
+        open_level(page, site)
+    else:
+        page.goto(site + LEVEL)
+    ex = exercise(page, SLOT)
+    expect(ex).to_be_visible()
+    return ex
+
+
+@pytest.fixture(params=sorted(SIZES))
+def sized(request, page):
+    page.set_viewport_size(SIZES[request.param])
+    return page
+
+
+def code(ex):
+    """The text of the editor's drawn lines (CodeMirror draws only those near the view)."""
+    return ex.locator(".cm-content").evaluate("c => [...c.querySelectorAll('.cm-line')].map(l => l.textContent).join('\\n')")
+
+
+def suggest(page, ex):
+    """Type over the blank so the line ends in a name: the suggestion list opens."""
+    fill_blanks(page, ex, "other.data * out.grad")
+    page.keyboard.type(" / h")
+    expect(ex.locator(SUGGESTIONS)).to_be_visible()
+
+
+def test_esc_then_tab_leaves_even_when_esc_closes_the_suggestions(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    suggest(page, ex)
+    before = code(ex)
+    page.keyboard.press("Escape")  # closes the list, and arms "Tab leaves" all the same
+    expect(ex.locator(SUGGESTIONS)).to_have_count(0)
+    page.keyboard.press("Tab")
+    expect(ex.get_by_role("button", name="Run")).to_be_focused()
+    assert code(ex) == before  # no indent typed
+
+
+def test_ctrl_enter_closes_the_suggestions_then_esc_tab_leaves(sized, site):
+    page = sized
+    ex = open_mul(page, site, python=True)
+    suggest(page, ex)
+    before = code(ex)
+    page.keyboard.press("Control+Enter")
+    expect(ex.locator(SUGGESTIONS)).to_have_count(0)
+    result = ex.locator(".course-result")
+    expect(result).to_have_attribute("data-state", "failed", timeout=30_000)  # checked: h is no name
+    expect(ex.locator(".cm-content")).to_be_focused()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    expect(ex.get_by_role("button", name="Run", exact=True)).to_be_focused()
+    assert code(ex) == before
+
+
+def test_focus_follows_dialogs_and_what_they_show(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    show = ex.get_by_role("button", name="Show answer")
+    show.click()
+    confirm(page, "Cancel")
+    expect(show).to_be_focused()  # back to the button that opened the dialog
+    show.click()
+    confirm(page, "Show the answer")
+    answer = ex.locator(".course-answer")
+    expect(answer).to_be_visible()
+    expect(answer).to_be_focused()  # not <body>: the learner reads on from the answer
+    expect(answer).to_have_attribute("aria-label", "The answer, read-only")
+    expect(answer).to_be_in_viewport()
+
+
+def test_hint_button_says_what_the_next_press_does_and_last_hint_takes_focus(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    hints = ex.get_by_role("list", name="Hints").locator("li")
+    ex.get_by_role("button", name="Hint", exact=True).click()
+    expect(hints).to_have_count(1)
+    next_hint = ex.get_by_role("button", name="Next hint (2 of 3)")
+    expect(next_hint).to_be_focused()  # focus stays on the button while there are more
+    next_hint.click()
+    expect(hints).to_have_count(2)
+    last = ex.get_by_role("button", name="Next hint (3 of 3)")
+    last.click()
+    confirm(page, "Cancel")
+    expect(last).to_be_focused()
+    expect(hints).to_have_count(2)
+    last.click()
+    confirm(page, "Show the last hint")
+    expect(hints).to_have_count(3)
+    expect(hints.nth(2)).to_be_focused()  # the button is disabled now: focus moves on to the new hint
+    expect(ex.get_by_role("button", name="No more hints")).to_be_disabled()
+
+
+def test_hints_render_emphasis_as_text(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    ex.get_by_role("button", name="Hint", exact=True).click()
+    first = ex.get_by_role("list", name="Hints").locator("li").first
+    expect(first).to_contain_text("gets the other input times")
+    expect(first.locator("em")).to_have_text("other")
+    expect(first).not_to_contain_text("*")
+    ex.get_by_role("button", name="Next hint (2 of 3)").click()
+    second = ex.get_by_role("list", name="Hints").locator("li").nth(1)
+    expect(second.locator("code").first).to_have_text("out")
+    expect(second).not_to_contain_text("`")
+
+
+def test_known_mistake_renders_emphasis_and_code_as_text(page, site):
+    ex = open_mul(page, site, python=True)
+    fill_blanks(page, ex, "self.data * out.grad")
+    result = check(ex)
+    diagnosis = result.locator(".course-result__diagnosis")
+    expect(diagnosis).to_contain_text("each input of a product gets the other input's data")
+    expect(diagnosis.locator("em")).to_have_text("other")
+    expect(diagnosis).not_to_contain_text("*")
+    # a message with `code` in it: assigning where the rule adds
+    replace_code(page, ex, SOLUTION.replace("self.grad += other.data", "self.grad = other.data"))
+    result = check(ex)
+    diagnosis = result.locator(".course-result__diagnosis")
+    expect(diagnosis.locator("code")).to_have_text(["=", "+="])
+    expect(diagnosis).not_to_contain_text("`")
+
+
+def selected(page):
+    return page.evaluate("String(getSelection())")
+
+
+def test_arriving_by_tab_selects_the_first_blank_once(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    editor = ex.locator(".cm-content")
+    run = ex.get_by_role("button", name="Run")
+    run.focus()
+    page.keyboard.press("Shift+Tab")  # into the editor from the keyboard
+    expect(editor).to_be_focused()
+    wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
+    expect(ex.locator(".cm-blank")).to_be_in_viewport()
+    page.keyboard.type("other.data * out.grad")  # typing replaces the blank
+    expect(editor).to_contain_text("self.grad += other.data * out.grad")
+    expect(ex.locator(".cm-blank")).to_have_count(0)
+
+
+def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
+    ex = open_mul(page, site)
+    editor = ex.locator(".cm-content")
+    run = ex.get_by_role("button", name="Run")
+    # a click puts the cursor where it lands, even right after a Tab elsewhere
+    run.focus()
+    page.keyboard.press("Tab")
+    editor.locator(".cm-line").first.click()
+    page.wait_for_timeout(300)
+    assert selected(page) == ""
+    line = page.evaluate("(n => (n.nodeType === 1 ? n : n.parentElement).closest('.cm-line').textContent)(getSelection().anchorNode)")
+    assert "____" not in line
+    # a later arrival by Tab leaves the cursor where the learner put it
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    expect(run).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(editor).to_be_focused()
+    page.wait_for_timeout(300)
+    assert selected(page) == ""
+    # another editor's first arrival by Tab still selects its own blank
+    other = exercise(page, "quiz-sub-backward")
+    other.get_by_role("button", name="Run").focus()
+    page.keyboard.press("Shift+Tab")
+    expect(other.locator(".cm-content")).to_be_focused()
+    wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
