@@ -170,6 +170,13 @@ def test_every_number_question_is_checked_against_the_engine():
     assert unknown == [], "add each to ANSWERS with the engine's computation"
 
 
+def test_every_number_question_says_where_to_look_after_a_wrong_answer():
+    """A wrong number that is no known slip gets `look` (where to look again), never
+    a bare "try again"."""
+    missing = [f"{page}: {qid}" for page, qid, options in number_questions() if not options.get("look")]
+    assert missing == []
+
+
 @pytest.mark.parametrize(("page", "qid", "options"), list(number_questions()), ids=lambda x: x if isinstance(x, str) else "")
 def test_question_answer_is_the_engines(page, qid, options):
     expected = ANSWERS[qid]()
@@ -231,6 +238,7 @@ SLIPS = {
     "review-tanh": {0.5: lambda: 0.5},
     "review-step": {1.2: lambda: 1.0 + 0.05 * 4.0},
     "neuron-w1": {0.961: lambda: round(neuron()["w2"], 3), 0.5: lambda: 0.5},
+    "bridge-d-grad": {0.25: lambda: 0.5 * -1.5 + 1.0, 0.4898: lambda: round(engine_numbers()["L"], 4), 2: lambda: 2.0},
     "parameter-count": {88: lambda: 2 * 8 + 8 * 8 + 8 * 1, 17: lambda: 8 + 8 + 1},
     "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
                        -6: lambda: level_graph(2, 3, 1, -2)["a"]},

@@ -17,8 +17,8 @@ from .conftest import wait_for_python
 from .helpers import answer, confirm, question
 
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-START = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -3, "c": 0.5})["predict"]
-POINT = {"a": 2, "b": -3}
+START = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -4, "c": 0.5})["predict"]
+POINT = {"a": 2, "b": -4}
 
 
 def typed(x, places=4):
@@ -53,7 +53,7 @@ def test_predict_then_check_keeps_the_numbers_back_until_answered(sized, site):
     expect(lab.locator("table")).to_be_hidden()
     expect(lab.locator(".course-lab__grad").first).to_have_text("grad —")
     assert "grad" not in lab.locator("svg.course-lab__graph").get_attribute("aria-label")
-    for number in (a["answer"], c["answer"]):  # (L itself is 1.386: ∂L/∂a is −1.386)
+    for number in (a["answer"], c["answer"]):  # (L itself is 3.697)
         for shown in (typed(number), typed(number, 3)):
             assert shown.replace("-", "−") not in lab.inner_text()
     q = question(page, "alive-predict-a")
@@ -76,11 +76,11 @@ def test_predict_then_check_keeps_the_numbers_back_until_answered(sized, site):
     expect(lab.locator("table")).to_be_hidden()
 
     expect(answer(page, "alive-predict-a", typed(a["answer"], 3))).to_contain_text(f"Right: {typed(a['answer']).replace('-', '−')}")
-    expect(q.locator(".course-feedback")).to_contain_text("0.4621 × 1 × (−3)")
+    expect(q.locator(".course-feedback")).to_contain_text("0.4621 × 1 × (−4)")
     expect(lab.locator("table")).to_be_hidden()  # one prediction to go
     q_c = question(page, "alive-c-grad")
     expect(q_c).to_be_visible()
-    feedback = answer(page, "alive-c-grad", typed(3 * math.tanh(0.5)))
+    feedback = answer(page, "alive-c-grad", typed(8 * math.tanh(0.5)))  # (a·b + b²)·tanh(c), which is L
     expect(feedback).to_contain_text("tanh(c) itself in place of its slope")
     expect(answer(page, "alive-c-grad", typed(c["answer"]))).to_contain_text("Right")
 
@@ -129,15 +129,15 @@ def test_make_the_gradient_vanish(sized, site):
     expect(feedback).to_contain_text(f"∂L/∂a = {wrong:g}, not 0".replace("-", "−"))
     expect(feedback).to_contain_text("Hint: each use of a sends back its own part")
     # uses of a whose parts do not cancel: each part is named
-    parts = gradient_facts("a*a + a*b", POINT, "a")
-    expect(check("a*a + a*b")).to_contain_text(
+    parts = gradient_facts("a*a - a*b", POINT, "a")
+    expect(check("a*a - a*b")).to_contain_text(
         f"∂L/∂a = {parts['grad']:g}, not 0 (a's uses send back {parts['parts'][0]['part']:g} through a·a, "
         f"{parts['parts'][1]['part']:g} through a·b)".replace("-", "−"))
     # no a at all: true everywhere, so it says nothing about the point
     expect(check("b*b")).to_contain_text("does not use a")
     expect(check("b*b")).to_have_attribute("data-state", "wrong")
     # a in it, but cancelling for every a
-    for vacuous in ("a - a", "a*b + 3*a"):
+    for vacuous in ("a - a", "a*b + 4*a"):
         assert gradient_facts(vacuous, POINT, "a")["varies"] is False
         expect(check(vacuous)).to_contain_text("L is the same for every a")
     expect(check("a*c")).to_contain_text("c has none")
@@ -153,7 +153,7 @@ def test_make_the_gradient_vanish(sized, site):
     assert good["grad"] == 0 and good["varies"]
     feedback = check("a*a - 4*a")
     expect(feedback).to_have_attribute("data-state", "right")
-    expect(feedback).to_contain_text("∂L/∂a = 0 ✓ at a = 2, b = −3: a's uses send back 4 through a·a and −4 through 4·a")
+    expect(feedback).to_contain_text("∂L/∂a = 0 ✓ at a = 2, b = −4: a's uses send back 4 through a·a and −4 through 4·a")
     expect(task).to_have_class(re.compile("is-solved"))
     expect(status).to_contain_text("3 of 4")
     expect(answer(page, "review-step", "0.8")).to_contain_text("Right")

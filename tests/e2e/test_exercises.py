@@ -16,6 +16,7 @@ from .helpers import (
     exercise,
     fill_blanks,
     open_level,
+    rendered,
     replace_code,
 )
 
@@ -56,7 +57,7 @@ def test_known_mistake_shows_its_message(page, site):
     expect(result).to_have_attribute("data-state", "failed")
     expect(result).to_contain_text("Not yet")
     expect(result.locator(".course-result__diagnosis")).to_contain_text(
-        "Known mistake: " + mistake("backward-tail", "forward-order").message)
+        "Known mistake: " + rendered(mistake("backward-tail", "forward-order").message))
     expect(result.locator("li.is-fail").first).to_contain_text(re.compile(r"should be .*, but it is .*\(case \d+, seed"))
 
 
@@ -174,6 +175,13 @@ def test_reset_hint_and_show_answer(page, site):
     hint.click()
     confirm(page, "Cancel")
     expect(hints).to_have_count(2)
+    # hints seen before a reload are on screen again after it
+    page.reload()
+    ex = exercise(page, "quiz-sub-backward")
+    hint = ex.get_by_role("button", name=re.compile("^(Hint|Next hint)"))
+    hints = ex.get_by_role("list", name="Hints").locator("li")
+    expect(hints).to_have_count(2)
+    expect(ex.get_by_role("button", name="Next hint (3 of 3)")).to_be_visible()
     hint.click()
     confirm(page, "Show the last hint")
     expect(hints).to_have_count(3)

@@ -12,7 +12,7 @@ from grader import catalog
 from grader.grading import grade
 
 from .conftest import wait_for_python
-from .helpers import answer, check, clear_alive, exercise, replace_code, vanish_task
+from .helpers import answer, check, clear_alive, exercise, rendered, replace_code, vanish_task
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
@@ -29,7 +29,7 @@ LEVELS = {
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward"),
                  ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
                  ("q", "review-diamond", "1", "2")],
-    "alive": [("q", "alive-predict-a", "-3", "-1.3864"), ("q", "alive-c-grad", "1.3864", "2.3593"),
+    "alive": [("q", "alive-predict-a", "-3", "-1.8485"), ("q", "alive-c-grad", "3.6969", "6.2916"),
               ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.2", "0.8")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
     "capstone": [("q", "capstone-params", "100", "105")],
@@ -69,7 +69,7 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
             expect(result).to_have_attribute("data-state", "failed")
             expect(result.locator(".course-result__headline")).to_contain_text(f"Not yet — {cli['summary']}")
             expect(result.locator(".course-result__diagnosis")).to_have_text(
-                "Known mistake: " + cli["diagnosis"]["message"])
+                "Known mistake: " + rendered(cli["diagnosis"]["message"]))
             replace_code(page, ex, _file(step[1], "solution.py"))
             expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
@@ -86,7 +86,7 @@ def test_train_level_grades_the_learners_network(page, site):
         replace_code(page, ex, mistake.code)
         result = check(ex)
         expect(result).to_have_attribute("data-state", "failed")
-        expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + mistake.message)
+        expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + rendered(mistake.message))
     replace_code(page, ex, _file("mlp", "solution.py"))
     expect(check(ex)).to_contain_text("Passed")
 
@@ -94,9 +94,13 @@ def test_train_level_grades_the_learners_network(page, site):
 def test_tangent_lab_measures_in_the_worker(page, site):
     page.goto(f"{site}/nudges/")
     lab = page.locator(".course-lab[data-lab='tangent']")
+    # it starts away from x = 3, whose slope the question below asks the learner to measure
+    expect(lab.get_by_role("status")).to_contain_text(
+        "At x₀ = 1 with h = 0.1: central 2.000000 (error 0), one-sided 2.300000 (error 0.3), the engine's gradient 2.")
+    wait_for_python(page)
+    lab.get_by_label("x₀, where to measure the slope").fill("3")
     expect(lab.get_by_role("status")).to_contain_text(
         "At x₀ = 3 with h = 0.1: central 14.000000 (error 0), one-sided 14.300000 (error 0.3), the engine's gradient 14.")
-    wait_for_python(page)
     lab.get_by_label("Nudge size h").select_option("1")
     lab.get_by_label("x₀, where to measure the slope").fill("1")
     expect(lab.get_by_role("status")).to_contain_text("At x₀ = 1 with h = 1: central 2.000000 (error 0), one-sided 5.000000 (error 3)")
@@ -123,7 +127,7 @@ def test_expression_lab_draws_any_expression(page, site):
     expect(lab.locator("table")).to_be_hidden()
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
     lab.get_by_role("button", name="Show the gradients now (counts as a shown answer)").click()
-    expect(lab.locator("table")).to_contain_text("2.35934")
+    expect(lab.locator("table")).to_contain_text("6.29158")
     clear_alive(page)
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")
     field = lab.get_by_label("Expression")
@@ -188,3 +192,22 @@ def test_chain_rule_sliders_reach_the_values_the_page_asks_for(page, site):
     expect(slider).to_have_value("10")
     assert float(slider.get_attribute("max")) >= 10
     expect(lab.locator(".course-lab__status")).to_contain_text("= 16")
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_the_tangent_plot_is_readable_at_any_width(page, site, size):
+    """Axis text of at least 11 CSS px (the drawing is not shrunk to fit a phone), and
+    ticks at round numbers."""
+    page.set_viewport_size(size)
+    page.goto(f"{site}/nudges/")
+    lab = page.locator(".course-lab[data-lab='tangent']")
+    texts = lab.locator(".course-plot__axes text")
+    expect(texts.first).to_be_visible()
+    sizes = texts.evaluate_all("ts => ts.map(t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize))")
+    assert min(sizes) >= 11, sizes
+    ticks = [t for t in texts.evaluate_all("ts => ts.map(t => t.textContent)") if t not in ("x", "f(x)")]
+    for tick in ticks:
+        value = float(tick.replace("−", "-"))
+        assert any(abs(value / step - round(value / step)) < 1e-9 for step in (1, 2, 5, 10, 20, 50, 0.5)), ticks
+    box = lab.locator("svg.course-plot").bounding_box()
+    assert box["x"] + box["width"] <= size["width"], "the plot fits the screen"

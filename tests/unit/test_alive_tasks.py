@@ -71,7 +71,7 @@ def pages():
 
 ALIVE = (DOCS / "alive.md").read_text(encoding="utf-8")
 EXPR = "(a*b + b**2) * c.tanh()"
-A, B, C = 2.0, -3.0, 0.5
+A, B, C = 2.0, -4.0, 0.5
 
 
 def alive_lab():
@@ -114,7 +114,7 @@ QUESTIONS = {
 def test_the_page_states_the_labs_expression_and_point():
     lab = alive_lab()
     assert lab["expr"] == EXPR and lab["values"] == {"a": A, "b": B, "c": C}
-    assert "L = (a·b + b²)·tanh(c), and a = 2, b = −3, c = 0.5" in ALIVE
+    assert "L = (a·b + b²)·tanh(c), and a = 2, b = −4, c = 0.5" in ALIVE
 
 
 def test_every_prediction_question_is_known_here_and_hidden_by_its_lab():
@@ -167,7 +167,7 @@ def test_an_input_used_twice_gets_one_uses_worth():
     assert facts["answer"] == 2 and [v for v, m in facts["slips"] if "one use's worth" in m] == [1.0]
 
 
-POINT = {"a": 2.0, "b": -3.0}
+POINT = {"a": 2.0, "b": -4.0}
 
 
 def flat_task():
@@ -178,14 +178,14 @@ def flat_task():
 def test_the_task_asks_about_the_point_it_checks():
     task = flat_task()
     assert json.loads(task["data-values"]) == POINT and task["data-wrt"] == "a"
-    assert "whose ∂L/∂a is 0 at a = 2, b = −3" in ALIVE
+    assert "whose ∂L/∂a is 0 at a = 2, b = −4" in ALIVE
 
 
 def test_the_tasks_example_is_flat_in_a_there_and_not_everywhere():
     example = flat_task()["data-example"]
     facts = gradient_facts(example, POINT, "a")
     assert facts["grad"] == 0 and facts["varies"] and "a" in facts["variables"]
-    assert abs(finite_difference(lambda a: gradient_facts(example, {"a": a, "b": -3.0}, "a")["output"], [2.0], 0)) < 1e-6
+    assert abs(finite_difference(lambda a: gradient_facts(example, POINT | {"a": a}, "a")["output"], [2.0], 0)) < 1e-6
     assert [p["part"] for p in facts["parts"]] == [4.0, -4.0]  # a·a sends 2a, 4·a sends −4: they cancel
 
 
@@ -193,11 +193,12 @@ def test_the_tasks_example_is_flat_in_a_there_and_not_everywhere():
     ("a*a - 4*a", 0.0, True),
     ("(a - 2)**2 * b", 0.0, True),
     ("relu(a - 10) + (a-2)**3", 0.0, True),  # relu is off at a = 2, and on for a > 10
-    ("(a-2)*b", -3.0, True),  # ∂/∂a is b, whatever a is
-    ("a*a + a*b", 1.0, True),
+    ("(a-2)*b", -4.0, True),  # ∂/∂a is b, whatever a is
+    ("a*a + a*b", 0.0, True),  # 2a + b: the two uses cancel at a = 2, b = −4
+    ("a*a - a*b", 8.0, True),
     ("a - a", 0.0, False),  # uses a, and is 0 for every a
     ("a*0", 0.0, False),
-    ("a*b + 3*a", 0.0, False),  # a·(b + 3), and b + 3 = 0 at the point: the same for every a
+    ("a*b + 4*a", 0.0, False),  # a·(b + 4), and b + 4 = 0 at the point: the same for every a
     ("b*b", None, False),  # no a at all
 ])
 def test_the_facts_the_task_judges(source, grad, varies):
@@ -205,7 +206,7 @@ def test_the_facts_the_task_judges(source, grad, varies):
     assert facts["grad"] == grad and facts["varies"] is varies
     if grad is not None:
         assert math.isclose(sum(p["part"] for p in facts["parts"]), grad, abs_tol=1e-12)
-        nudge = finite_difference(lambda a: gradient_facts(source, {"a": a, "b": -3.0}, "a")["output"], [2.0], 0)
+        nudge = finite_difference(lambda a: gradient_facts(source, POINT | {"a": a}, "a")["output"], [2.0], 0)
         assert math.isclose(nudge, grad, abs_tol=1e-6)
 
 
