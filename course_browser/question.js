@@ -95,7 +95,7 @@ export function mountQuestion(root, { level }) {
       feedback.dataset.state = "wrong";
       const shown = String(given).trim();
       feedback.textContent = slip ? `Not yet: ${shown} is ${slip}`
-        : `Not yet: ${shown} is not it. ${look || "Try again, or open “I got stuck here” if there is one."}`;
+        : `Not yet: ${shown} is not it. ${look || "Try again."}`;
     }
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });
