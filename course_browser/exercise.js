@@ -186,23 +186,35 @@ export async function mountExercise(root, { level, createEditor }) {
   const inQuiz = !!root.closest(".course-quiz");
   let hintsShown = 0;
   const hintState = progress.item(level, slot);
+  /** Show the next hint; the button then says what its next press does, not which
+   * hint is on screen. */
+  function revealHint(data) {
+    const shown = el("li", { tabIndex: -1 }, hintContent(data.hints[hintsShown]));
+    hints.append(shown);
+    hintsShown += 1;
+    hint.textContent = hintsShown < data.hints.length ? `Next hint (${hintsShown + 1} of ${data.hints.length})` : "No more hints";
+    hint.disabled = hintsShown >= data.hints.length;
+    return shown;
+  }
   hint.addEventListener("click", async () => {
     if (!hintCount) return;
-    const data = await exerciseData(exercise);
+    let data;
+    try { data = await exerciseData(exercise); } catch { return; } // offline: the button stays, try again later
     if (hintsShown >= data.hints.length) return;
     // the last hint spells the answer out: it counts like Show answer, so ask first
     const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
     if (last && !await confirmDialog("See the last hint?", `It gives the answer away, so it counts like Show answer: ${inQuiz ? QUIZ_COST : "no stars for this exercise."}`,
       "Show the last hint")) return;
-    const shown = el("li", { tabIndex: -1 }, hintContent(data.hints[hintsShown]));
-    hints.append(shown);
-    hintsShown += 1;
-    // the button says what its next press does, not which hint is on screen
-    hint.textContent = hintsShown < data.hints.length ? `Next hint (${hintsShown + 1} of ${data.hints.length})` : "No more hints";
-    hint.disabled = hintsShown >= data.hints.length;
+    const shown = revealHint(data);
     if (hint.disabled) shown.focus(); // the button the focus was on is gone: read on from the new hint
     progress.update(level, slot, { hints: Math.max(hintsShown, hintState.hints || 0), ...(last ? { shown: true } : {}) });
   });
+  // hints seen on an earlier visit are on screen again after a reload
+  if (hintCount && hintState.hints > 0) {
+    exerciseData(exercise).then((data) => {
+      while (hintsShown < Math.min(hintState.hints, data.hints.length)) revealHint(data);
+    }, () => {});
+  }
   if (!hintCount) hint.hidden = true;
 
   show.addEventListener("click", async () => {

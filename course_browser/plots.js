@@ -14,8 +14,22 @@ export function extent(values) {
   return [lo, hi];
 }
 
-/** A plot frame: returns {x, y, layer} where x/y map data to pixels. */
+/** Round tick values inside [lo, hi], about `count` of them: steps of 1, 2 or 5 × 10ⁿ. */
+export function niceTicks([lo, hi], count = 4) {
+  const raw = (hi - lo) / count || 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+/** A plot frame: returns {x, y, layer} where x/y map data to pixels. Its width follows
+ * the figure's width on screen (up to `width`), so one unit of the drawing is one CSS
+ * pixel and the axis text keeps its size on a phone instead of shrinking with the plot. */
 export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLabel, yLabel, pad = 40, yFormat = round }) {
+  const shown = figure.getBoundingClientRect().width;
+  if (shown > 0) width = Math.max(280, Math.min(width, Math.round(shown)));
   figure.replaceChildren();
   figure.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const x = scale(xDomain, [pad, width - 12]);
@@ -24,11 +38,13 @@ export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLa
   const axes = svg("g", { class: "course-plot__axes" });
   axes.append(svg("line", { x1: pad, y1: height - 28, x2: width - 12, y2: height - 28 }));
   axes.append(svg("line", { x1: pad, y1: 10, x2: pad, y2: height - 28 }));
-  for (const v of [xDomain[0], (xDomain[0] + xDomain[1]) / 2, xDomain[1]]) {
+  for (const v of niceTicks(xDomain, width < 400 ? 3 : 5)) {
+    axes.append(svg("line", { x1: x(v), y1: height - 28, x2: x(v), y2: height - 24 }));
     axes.append(svg("text", { x: x(v), y: height - 12, "text-anchor": "middle" }, round(v)));
   }
-  for (const v of [yDomain[0], (yDomain[0] + yDomain[1]) / 2, yDomain[1]]) {
-    axes.append(svg("text", { x: pad - 4, y: y(v) + 4, "text-anchor": "end" }, yFormat(v)));
+  for (const v of niceTicks(yDomain, 4)) {
+    axes.append(svg("line", { x1: pad - 4, y1: y(v), x2: pad, y2: y(v) }));
+    axes.append(svg("text", { x: pad - 6, y: y(v) + 4, "text-anchor": "end" }, yFormat(v)));
   }
   if (xLabel) axes.append(svg("text", { x: width - 12, y: height - 30, "text-anchor": "end", class: "course-plot__label" }, xLabel));
   if (yLabel) axes.append(svg("text", { x: pad + 4, y: 20, class: "course-plot__label" }, yLabel));
