@@ -7,6 +7,15 @@ import { fmt, svg } from "./svg.js";
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
 const W = 132, H = 62, PAD = 14;
+const CHAR = 7.9; // px per character of the boxes' 13 px monospace text, with room to spare
+const GRAD_ROOM = "grad −0.0000000".length; // what a gradient line may need, known before any backward pass
+
+/** A box as wide as its longest line (the formula, the data), never narrower than W:
+ * its text never runs past its edge. */
+function boxWidth(node, graph, children) {
+  const chars = Math.max(formula(node, graph, children).length, `data ${fmt(node.data)}`.length, GRAD_ROOM);
+  return Math.max(W, Math.ceil(16 + CHAR * chars));
+}
 
 
 
@@ -17,12 +26,13 @@ export function layout(graph) {
   const { nodes, edges } = graph;
   const children = nodes.map(() => []);
   for (const e of edges) children[e.target].push(e.source);
+  const widths = nodes.map((n) => boxWidth(n, graph, children));
   const g = new Graph({ multigraph: true });
   g.setGraph({ rankdir: "LR", nodesep: 22, ranksep: 56, edgesep: 14, marginx: PAD, marginy: PAD });
-  for (const n of nodes) g.setNode(String(n.id), { width: W, height: H });
+  for (const n of nodes) g.setNode(String(n.id), { width: widths[n.id], height: H });
   for (const [i, e] of edges.entries()) g.setEdge(String(e.source), String(e.target), {}, `e${i}`);
   dagreLayout(g);
-  const pos = nodes.map((n) => { const p = g.node(String(n.id)); return { x: p.x - W / 2, y: p.y - H / 2 }; });
+  const pos = nodes.map((n) => { const p = g.node(String(n.id)); return { x: p.x - widths[n.id] / 2, y: p.y - H / 2, w: widths[n.id] }; });
   const routes = edges.map((e, i) => g.edge({ v: String(e.source), w: String(e.target), name: `e${i}` }).points);
   const { width, height } = g.graph();
   return { pos, routes, children, width: Math.ceil(width), height: Math.ceil(height) };
@@ -32,7 +42,7 @@ export function layout(graph) {
  * bent apart so each one shows. Returns the path and where its label goes. */
 function edgePath(route, a, b, index, count) {
   if (count > 1) {
-    const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
+    const x1 = a.x + a.w, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
     const bend = (index - (count - 1) / 2) * 34;
     const mx = (x1 + x2) / 2, my = (y1 + y2) / 2 + bend;
     return { d: `M${x1},${y1 - bend / 4} Q${mx},${my} ${x2},${y2 + bend / 6}`, label: { x: mx, y: (y1 + y2) / 2 + bend / 2 } };
@@ -46,7 +56,8 @@ function edgePath(route, a, b, index, count) {
 export function formula(node, graph, kids) {
   const name = node.label || "";
   if (!node.op) return name ? `${name} (input)` : `${fmt(node.data)} (constant)`;
-  const names = kids[node.id].map((c) => graph.nodes[c].label || (graph.nodes[c].op ? "·" : fmt(graph.nodes[c].data)));
+  // an unnamed intermediate result reads "(…)": "(…) · (…)", never "· · ·"
+  const names = kids[node.id].map((c) => graph.nodes[c].label || (graph.nodes[c].op ? "(…)" : fmt(graph.nodes[c].data)));
   const body = OP_TEXT[node.op] ? names.join(` ${OP_TEXT[node.op]} `)
     : node.op.startsWith("**") ? `${names[0]}${node.op}` : `${node.op}(${names.join(", ")})`;
   return name ? `${name} = ${body}` : body;
@@ -94,7 +105,7 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
   for (const n of graph.nodes) {
     const { x, y } = lay.pos[n.id];
     const g = svg("g", { class: `course-lab__node${active === n.id ? " is-active" : ""}`, "data-node": n.id });
-    g.append(svg("rect", { x, y, width: W, height: H, rx: 8 }));
+    g.append(svg("rect", { x, y, width: lay.pos[n.id].w, height: H, rx: 8 }));
     g.append(svg("text", { x: x + 8, y: y + 17, class: "course-lab__name" }, formula(n, graph, lay.children)));
     g.append(svg("text", { x: x + 8, y: y + 36 }, `data ${computed.has(n.id) ? fmt(n.data) : "?"}`));
     g.append(svg("text", { x: x + 8, y: y + 54, class: "course-lab__grad" }, `grad ${grads ? fmt(grads[n.id]) : "—"}`));

@@ -46,7 +46,7 @@ export function mountLab(root) {
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
   const legendText = el("p", { className: "course-lab__legend",
-    textContent: "Values flow forward (left to right). Gradients flow back, times the factor on each edge." });
+    textContent: "Values flow forward (left to right). Gradients flow back, each times the local factor that the backward pass shows on its edge." });
   root.prepend(controls, phase, bar, figure, status, legendText);
   const gate = predictFirst(root, () => draw());
 
