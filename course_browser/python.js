@@ -7,21 +7,19 @@
 // otherwise (or if the interrupt is not honoured) the worker is terminated and
 // a fresh one boots.
 
-import { launchWorker, SNAPSHOT_CACHE, SNAPSHOT_HASH_KEY, sha256Hex } from "./launch.js";
+import { launchWorker } from "./launch.js";
 
 const GRACE_MS = 1500;
-// The snapshot worker boots a whole interpreter (seconds of CPU): it starts once Python
-// has been ready a while and the learner has not run anything for a while, so it never
-// slows the first Checks, and waits again while the learner keeps working.
-const SNAPSHOT_AFTER_MS = 4000;
-const SNAPSHOT_QUIET_MS = 5000;
+// Where earlier versions kept a memory snapshot made in the browser; the build ships
+// one now (course_build/snapshot.py), so a visitor's old copy is deleted.
+const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
+const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 
 export class PythonRuntime extends EventTarget {
-  constructor({ workerUrl, pyodideUrl, zipUrl, useSnapshot = false }) {
+  constructor({ workerUrl, pyodideUrl, zipUrl, snapshot = null }) {
     super();
-    this.urls = { workerUrl, pyodideUrl, zipUrl };
-    this.useSnapshot = useSnapshot;
-    this.bootMode = null;
+    this.urls = { workerUrl, pyodideUrl, zipUrl, snapshot };
+    this.bootMode = null; // "snapshot" | "normal" | "fallback" (the snapshot was not usable)
     this.worker = null;
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = "";
@@ -29,9 +27,7 @@ export class PythonRuntime extends EventTarget {
     this.restarts = 0;
     this.bootSeconds = null;
     this.learnerRunStarted = false;
-    this.snapshotTimer = null;
-    this.lastCallAt = Number.NEGATIVE_INFINITY;
-    this.snapshotRejected = null;
+    this.snapshotRejected = null; // why the worker booted without the snapshot
     this.cspViolations = []; // reported by the worker, for the tests only
   }
 
@@ -40,7 +36,7 @@ export class PythonRuntime extends EventTarget {
     // The worker the page's <head> started (early.js), once; otherwise a new one.
     const early = globalThis.__courseEarlyPython;
     globalThis.__courseEarlyPython = null;
-    const launched = early || launchWorker({ ...this.urls, useSnapshot: this.useSnapshot });
+    const launched = early || launchWorker(this.urls);
     this.worker = launched.worker;
     this.interrupt = launched.interrupt;
     this.startedAt = launched.startedAt; // for the benchmarks
@@ -57,9 +53,7 @@ export class PythonRuntime extends EventTarget {
     this.dispatchEvent(new CustomEvent("state", { detail: { state, progress: this.progress } }));
   }
 
-  // A worker's message is trusted for nothing beyond showing a verdict: a snapshot is
-  // taken only from a worker still booting (it sends it before "ready", so before any
-  // call has run in it), and never once a learner's code has run in this visit.
+  // A worker's message is trusted for nothing beyond showing a verdict.
   onMessage(msg) {
     if (msg.type === "progress") return this.setState("loading", msg.text);
     if (msg.type === "ready") {
@@ -67,14 +61,19 @@ export class PythonRuntime extends EventTarget {
       this.bootTimings = msg.timings;
       this.bootMode = msg.mode;
       this.workerKept = msg.kept; // powers the worker could not drop (none expected)
+      this.snapshotBytes = msg.snapshotBytes; // the restored memory's size, for the tests and benchmarks
       performance.mark("course:python-ready");
       this.setState("ready", "");
-      if (this.useSnapshot && msg.mode !== "snapshot") this.makeSnapshotLater();
+      forgetOldSnapshot();
       return this.warmUp();
     }
     if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.restart();
-    if (msg.type === "snapshot-rejected") return this.dropSnapshot(String(msg.reason));
+    if (msg.type === "snapshot-rejected") {
+      this.snapshotRejected = String(msg.reason);
+      this.snapshotError = String(msg.detail || ""); // for the tests
+      return undefined;
+    }
     if (msg.type === "csp-violation") { this.cspViolations.push(msg); return undefined; }
     const call = this.pending.get(msg.id);
     if (!call) return; // not ours: ids are random, a forged message cannot match
@@ -93,60 +92,6 @@ export class PythonRuntime extends EventTarget {
         this.restart();
       } else call.reject(new Error(msg.error));
     }
-  }
-
-  /** No snapshot to boot from yet: once the page has been idle a while, a second,
-   * short-lived worker boots a fresh interpreter only to snapshot it. Nothing else ever
-   * runs there (no course files, no learner code: its messages are taken only as a
-   * snapshot), and the first Check never waits for it. */
-  makeSnapshotLater() {
-    if (this.snapshotTimer) return;
-    const whenQuiet = () => {
-      const busy = [...this.pending.values()].some((c) => !c.background);
-      const wait = Math.max(SNAPSHOT_QUIET_MS - (performance.now() - this.lastCallAt), busy ? SNAPSHOT_QUIET_MS : 0);
-      if (wait > 0) {
-        this.snapshotTimer = setTimeout(whenQuiet, wait);
-        return;
-      }
-      const maker = new Worker(this.urls.workerUrl, { type: "module", name: "python-snapshot" });
-      const done = () => maker.terminate();
-      maker.onerror = done;
-      maker.onmessage = ({ data }) => {
-        if (data?.type === "snapshot" && data.bytes instanceof ArrayBuffer && typeof data.key === "string") {
-          done();
-          this.saveSnapshot(data);
-        } else if (data?.type === "boot-failed") done();
-      };
-      maker.postMessage({ type: "make-snapshot", pyodideUrl: this.urls.pyodideUrl });
-    };
-    this.snapshotTimer = setTimeout(whenQuiet, SNAPSHOT_AFTER_MS);
-  }
-
-  /** Keep a snapshot handed over by the snapshot worker: bytes in Cache Storage, their
-   * SHA-256 in localStorage (see launch.js). */
-  async saveSnapshot({ key, bytes }) {
-    try {
-      const started = performance.now();
-      const sha256 = await sha256Hex(bytes);
-      this.snapshotHashMs = performance.now() - started;
-      localStorage.removeItem(SNAPSHOT_HASH_KEY);
-      const cache = await caches.open(SNAPSHOT_CACHE);
-      for (const old of await cache.keys()) await cache.delete(old);
-      await cache.put(key, new Response(bytes));
-      localStorage.setItem(SNAPSHOT_HASH_KEY, JSON.stringify({ key, sha256 }));
-      this.snapshotBytes = bytes.byteLength;
-    } catch { /* storage full or unavailable: the next visit boots normally */ }
-  }
-
-  /** The worker found the cached snapshot bad (wrong hash, or Pyodide refused it): drop it. */
-  dropSnapshot(reason) {
-    this.snapshotRejected = reason;
-    this.snapshotDropped = (async () => {
-      try { localStorage.removeItem(SNAPSHOT_HASH_KEY); } catch { /* no storage */ }
-      await caches.delete(SNAPSHOT_CACHE).catch(() => {});
-      return true;
-    })();
-    return undefined;
   }
 
   settle(call) {
@@ -171,7 +116,6 @@ export class PythonRuntime extends EventTarget {
   /** Call `fn(*args)` of exercises.worker_api; resolves with its JSON result. */
   call(fn, args, { timeoutMs = 0, onStart, background = false } = {}) {
     this.start();
-    if (!background) this.lastCallAt = performance.now(); // the snapshot worker waits for a quiet spell
     const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, background, started: false, stopReason: null });
@@ -212,6 +156,11 @@ export class PythonRuntime extends EventTarget {
     }
     this.start();
   }
+}
+
+function forgetOldSnapshot() {
+  try { localStorage.removeItem(OLD_SNAPSHOT_HASH_KEY); } catch { /* no storage */ }
+  globalThis.caches?.delete(OLD_SNAPSHOT_CACHE).catch(() => {});
 }
 
 export function stoppedVerdict(reason) {

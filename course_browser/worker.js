@@ -1,22 +1,22 @@
 // The course's one Python: Pyodide in a module Web Worker, for the whole visit.
 //
 // Protocol (main -> worker):
-//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, useSnapshot, snapshotHash?}
+//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256}}
 //   {type: "call", id, fn, args}       fn is a function of grader.worker_api
-//   {type: "make-snapshot", pyodideUrl}   this worker only makes a snapshot, then idles
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
-//   {type: "snapshot", key, bytes}   from a make-snapshot worker: a fresh interpreter's
-//                               memory (the ArrayBuffer is transferred); no course file and
-//                               no learner code ever ran in that worker
-//   {type: "snapshot-rejected", reason}   the cached snapshot failed its check
+//   {type: "snapshot-rejected", reason}   the build's snapshot was not used: "missing",
+//                                         "hash" or "load"; the worker boots normally
 //
 // Once Python is up, the worker drops every power learner code could abuse if it
 // ever reached this JavaScript (see dropPowers): no network, no storage, no new code.
 //
 // The message handler is installed synchronously, before anything is awaited:
 // a module worker drops messages that arrive before `onmessage` exists.
+
+import { AFTER_RESTORE, importCourse } from "./interpreter.mjs";
+import { unpack } from "./snapshot-format.mjs";
 
 const post = self.postMessage.bind(self); // captured before any learner code can touch it
 let booting = null;
@@ -31,7 +31,8 @@ let pyodide = null;
 let reportedFatal = false;
 function fatal(event) {
   event.preventDefault();
-  if (!reportedFatal && api) post({ type: "fatal", error: String(event.reason || event.message || "") });
+  if (!api) return; // while booting: boot() reports its own failure, and a failed snapshot restore is retried
+  if (!reportedFatal) post({ type: "fatal", error: String(event.reason || event.message || "") });
   reportedFatal = true;
 }
 self.addEventListener("error", fatal);
@@ -40,68 +41,89 @@ self.addEventListener("unhandledrejection", fatal);
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === "boot") booting = booting || boot(msg);
-  else if (msg.type === "make-snapshot") booting = booting || makeSnapshot(msg);
   else if (msg.type === "call") handleCall(msg);
 };
 
-// Pyodide's memory snapshot (a private API, so it may change between releases):
-// the first visit boots normally; once the page is idle, a second, short-lived worker
-// boots a fresh interpreter only to snapshot it (no course files, no learner code,
-// and nothing of it on the first Check's path) and hands the bytes to the page. The page hashes
-// them and keeps bytes (Cache Storage) and hash (localStorage, which a worker can't
-// reach) apart; a later visit sends the hash with the boot message and the worker
-// restores only bytes that match it. Any failure falls back to the normal boot.
-const SNAPSHOT_CACHE = "byoa-python-snapshot";
+// The build's memory snapshot (course_build/snapshot.py, made by snapshot.mjs): the
+// interpreter with the course imported, restored through Pyodide's private
+// `_loadSnapshot` instead of a normal boot. The page sends the file's SHA-256, built
+// into its HTML; the worker restores only bytes that match, and boots normally when
+// the file is missing, altered, or refused by Pyodide (another build, say).
 
-async function sha256(bytes) {
+/** Why the snapshot could not be used: "missing" | "hash" | "load" (see boot). */
+function rejected(reason) {
+  return Object.assign(new Error(`snapshot ${reason}`), { snapshotRejected: reason });
+}
+
+/** Fetch, check and unpack the snapshot: its memory, and what each step cost (ms). */
+async function fetchSnapshot({ url, sha256, bodySha256 }) {
+  const started = performance.now();
+  let bytes;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch {
+    throw rejected("missing");
+  }
+  const fetched = performance.now();
+  // A host that sends the file with Content-Encoding: gzip hands over the body itself.
+  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  if ((await sha256Hex(bytes)) !== (gzipped ? sha256 : bodySha256)) throw rejected("hash");
+  const hashed = performance.now();
+  const body = gzipped ? await gunzip(bytes) : bytes;
+  const inflated = performance.now();
+  const memory = unpack(body);
+  const timings = { snapshotFetch: fetched - started, snapshotHash: hashed - fetched,
+    ...(gzipped ? { snapshotInflate: inflated - hashed } : {}), snapshotUnpack: performance.now() - inflated };
+  return { memory, timings };
+}
+
+/** Inflate in one pass into a buffer of the size gzip records (ISIZE, its last four
+ * bytes): no list of chunks to join afterwards. */
+async function gunzip(bytes) {
+  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true);
+  const stream = new DecompressionStream("gzip");
+  const writer = stream.writable.getWriter();
+  writer.write(bytes).catch(() => {}); // a failure surfaces in read() below
+  writer.close().catch(() => {});
+  const body = new Uint8Array(size);
+  const reader = stream.readable.getReader();
+  let at = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    body.set(chunk.value, at); // throws past the recorded size
+    at += chunk.value.length;
+  }
+  if (at !== size) throw new Error("snapshot: inflated size differs from the recorded one");
+  return body;
+}
+
+async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The cached snapshot if its SHA-256 is `expected`: {bytes} | {rejected} | null (none). */
-async function savedSnapshot(key, expected) {
-  try {
-    if (!expected) return null; // no hash from the page: nothing can be trusted
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(key);
-    if (!response) return null;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const started = performance.now();
-    if (await sha256(bytes) !== expected) return { rejected: "hash" };
-    return { bytes, hashMs: performance.now() - started };
-  } catch {
-    return null;
-  }
-}
-
-async function startPython(loadPyodide, indexURL, snapshotLookup) {
-  const found = await snapshotLookup;
-  if (found?.bytes) {
+/** Python with the course imported: from the snapshot when there is one that
+ * checks out, otherwise (or when restoring it fails) by a normal boot. */
+async function startPython(loadPyodide, indexURL, zip, snapshot) {
+  if (snapshot) {
     try {
-      return { py: await loadPyodide({ indexURL, _loadSnapshot: found.bytes }), mode: "snapshot", hashMs: found.hashMs };
-    } catch {
-      post({ type: "snapshot-rejected", reason: "load" });
-      return { py: await loadPyodide({ indexURL }), mode: "fallback" };
+      // a promise: Pyodide fetches its wasm meanwhile, and waits for the memory only to instantiate it
+      const memory = snapshot.then((found) => found.memory);
+      memory.catch(() => {}); // a rejection is handled below, once Pyodide has awaited it
+      const py = await loadPyodide({ indexURL, _loadSnapshot: memory });
+      // Pyodide copied the bytes into its own memory but keeps the promise in its config:
+      // detach them, or 31 MB stay allocated for the whole visit
+      (await memory).buffer.transfer?.(0);
+      const api = importCourse(py, zip); // the files again (a snapshot holds memory only); imports are done
+      py.runPython(AFTER_RESTORE);
+      return { py, api, mode: "snapshot", timings: await snapshot.then(({ timings }) => timings) };
+    } catch (error) {
+      post({ type: "snapshot-rejected", reason: error?.snapshotRejected || "load", detail: String(error?.message || error) });
     }
   }
-  if (found?.rejected) {
-    post({ type: "snapshot-rejected", reason: found.rejected });
-    return { py: await loadPyodide({ indexURL }), mode: "fallback" };
-  }
-  return { py: await loadPyodide({ indexURL }), mode: "normal" };
-}
-
-/** The whole life of a make-snapshot worker: boot, snapshot, hand the bytes over. */
-async function makeSnapshot({ pyodideUrl }) {
-  try {
-    const indexURL = new URL(".", pyodideUrl).href;
-    const { loadPyodide } = await import(pyodideUrl);
-    const bytes = (await loadPyodide({ indexURL, _makeSnapshot: true })).makeMemorySnapshot();
-    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-      ? bytes.buffer : bytes.slice().buffer;
-    post({ type: "snapshot", key: new URL("snapshot.bin", indexURL).href, bytes: buffer }, [buffer]);
-  } catch (error) {
-    post({ type: "boot-failed", error: String(error?.message || error) });
-  }
+  const py = await loadPyodide({ indexURL });
+  return { py, api: importCourse(py, zip), mode: snapshot ? "fallback" : "normal", timings: {} };
 }
 
 // What reaches storage, the network or new code. Deleted from the worker's global
@@ -140,14 +162,14 @@ self.addEventListener("securitypolicyviolation", (event) => {
   post({ type: "csp-violation", directive: event.violatedDirective, blocked: String(event.blockedURI || "") });
 });
 
-async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot, snapshotHash }) {
+async function boot({ pyodideUrl, zipUrl, interruptBuffer, snapshot }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
     const indexURL = new URL(".", pyodideUrl).href;
-    const snapshotKey = new URL("snapshot.bin", indexURL).href;
-    // all three at once: Pyodide's loader, the course files, a saved snapshot
-    const snapshotLookup = useSnapshot ? savedSnapshot(snapshotKey, snapshotHash) : null;
+    // all three at once: Pyodide's loader, the course files, the snapshot
+    const snapshotLookup = snapshot ? fetchSnapshot(snapshot) : null;
+    snapshotLookup?.catch(() => {}); // handled in startPython, not an unhandled rejection
     const [{ loadPyodide }, zip] = await Promise.all([
       import(pyodideUrl),
       fetch(zipUrl).then((r) => {
@@ -156,24 +178,25 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, useSnapshot, snapshot
       }),
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, snapshotLookup);
+    const booted = await startPython(loadPyodide, indexURL, zip, snapshotLookup);
     pyodide = booted.py;
+    api = booted.api;
     const loaded = performance.now();
     post({ type: "progress", text: "Preparing the course…" });
-    pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/course" });
     if (interruptBuffer) pyodide.setInterruptBuffer(new Uint8Array(interruptBuffer));
     pyodide.setStdout({ write: (buf) => buf.length });
     pyodide.setStderr({ write: (buf) => buf.length });
-    pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/course')");
-    api = pyodide.pyimport("grader.worker_api");
+    // armed and captured here, after either boot: the pair of functions lives only in
+    // this worker, and the pristine state is this interpreter's own
     const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
     guard = { hide, unhide, restore: pyodide.pyimport("grader.sandbox").new_restore() };
     const kept = dropPowers();
     const done = performance.now();
     const seconds = (done - started) / 1000;
-    const timings = { importPyodideAndZip: fetched - started, loadPyodide: loaded - fetched,
-      unpackAndImport: done - loaded, snapshotHash: booted.hashMs || 0 };
-    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer, kept });
+    const timings = { importPyodideAndZip: fetched - started, loadPyodideAndCourse: loaded - fetched,
+      armAndCapture: done - loaded, ...booted.timings };
+    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer, kept,
+      snapshotBytes: booted.mode === "snapshot" ? pyodide._module.HEAP8.length : 0 });
   } catch (error) {
     post({ type: "boot-failed", error: String(error?.message || error) });
     throw error;

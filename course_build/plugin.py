@@ -15,6 +15,8 @@ import html
 import json
 import re
 import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.config import base
@@ -35,6 +37,7 @@ from .blocks import CourseBlocksExtension
 from .math import render_math
 from .offline import write_service_worker
 from .packaging import course_zip
+from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
 
 log = get_plugin_logger(__name__)
 
@@ -60,7 +63,7 @@ class CourseConfig(base.Config):
     exercises_dir = c.Dir(exists=True, default="exercises")
     pyodide_dir = c.Dir(exists=True, default="node_modules/pyodide")
     runtime_dir = c.Type(str, default="course_browser/dist")
-    memory_snapshot = c.Type(bool, default=True)  # Pyodide's private snapshot API, for warm boots
+    memory_snapshot = c.Type(bool, default=True)  # a build-time snapshot of Python (course_build/snapshot.py)
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
@@ -85,8 +88,18 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             "zip": self.zip_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
-            "snapshot": self.config.memory_snapshot,
         }
+        self.snapshot_job = None
+        if self.config.memory_snapshot:
+            if self.pyodide_version != VERIFIED_PYODIDE:
+                log.warning("course: the memory snapshot uses Pyodide's private API, verified with %s, not %s: "
+                            "check it (course_build/snapshot.py) and update VERIFIED_PYODIDE",
+                            VERIFIED_PYODIDE, self.pyodide_version)
+            # made (or read from its cache) while the pages render; the first page waits for it
+            pool = ThreadPoolExecutor(max_workers=1)
+            self.snapshot_job = pool.submit(make_snapshot, Path(self.config.pyodide_dir), self.zip_bytes)
+            pool.shutdown(wait=False)
+        self.snapshot = None
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
         script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
@@ -114,6 +127,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         pyodide.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
             _copy_if_changed(Path(self.config.pyodide_dir) / name, pyodide / name)
+        snapshot = self.built_snapshot()
+        if snapshot:
+            (assets / snapshot.name).write_bytes(snapshot.data)
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
         header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
         self.csp_hashes = set()
@@ -126,6 +142,16 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                  packed["compressed"], packed["compress_s"])
         log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
                  len(self.zip_bytes) // 1024)
+
+    def built_snapshot(self):
+        """The memory snapshot, once it is made; None without one (the worker boots normally)."""
+        if self.snapshot_job:
+            job, self.snapshot_job = self.snapshot_job, None
+            try:
+                self.snapshot = job.result()
+            except (SnapshotError, OSError, subprocess.SubprocessError) as e:
+                log.warning("course: no memory snapshot, Python will boot normally: %s", e)
+        return self.snapshot
 
     def on_page_content(self, html_text, page, config, files):
         """A block whose options do not validate is left as plain text by pymdownx.blocks;
@@ -140,7 +166,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         """Tell the runtime where its hashed files are (one meta tag, no extra request),
         start Python from the <head> where the page needs it, and preload the editor."""
         prefix = "../" * page.url.count("/") if config.use_directory_urls else ""
-        runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/"}), quote=True)
+        snapshot = self.built_snapshot()
+        runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/",
+                                          "snapshot": snapshot.config() if snapshot else None}), quote=True)
         head = [f'<meta name="course-runtime" content="{runtime}">']
         if 'class="course-exercise"' in output or 'class="course-lab"' in output:
             # Python starts while the page is still parsing (see course_browser/early.js)

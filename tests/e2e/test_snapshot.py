@@ -1,114 +1,177 @@
-"""Warm boots from Pyodide's memory snapshot, and the normal boot as the fallback.
+"""Python boots from the build's memory snapshot, and boots normally when it can't.
 
-The snapshot's bytes sit in Cache Storage, which any script of the origin can write
-(the Python worker too, until it drops its powers): the page keeps their SHA-256 in
-localStorage, and the worker restores only bytes that match it."""
+The build makes the snapshot in Node (course_build/snapshot.py) and writes its
+SHA-256 into every page; the worker restores only bytes with that hash. Each way
+the snapshot can be unusable is tried here (missing, altered, refused by Pyodide as
+from another build) and must end in a normal boot that grades as usual."""
+
+import gzip
+import hashlib
+import html
+import json
+import re
 
 from playwright.sync_api import expect
 
 from .helpers import SUB_ANSWER, check, exercise, fill_blanks
-from .test_hardening import python_ready, wait_until
+from .test_hardening import python_ready
 
 LEVEL = "/autograd/"
-CACHED_KEYS = "caches.open('byoa-python-snapshot').then(c => c.keys()).then(k => k.length)"
-
-STORED_MATCHES_CACHED = """async () => {
-    const saved = JSON.parse(localStorage.getItem('byoa-python-snapshot-sha256') || 'null');
-    const cache = await caches.open('byoa-python-snapshot');
-    const response = saved && await cache.match(saved.key);
-    if (!response) return false;
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await response.arrayBuffer()));
-    return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') === saved.sha256;
-}"""
-
-
-def replaced_by_a_fresh_snapshot(page):
-    """After a rejected snapshot, the page drops it and the snapshot worker makes a new one."""
-    wait_until(page, "window.__coursePython.snapshotBytes > 0")
-    assert page.evaluate(STORED_MATCHES_CACHED)
-    page.reload()
-    python_ready(page)
-    assert boot_mode(page) == "snapshot"
-
+META = re.compile(r'(<meta name="course-runtime" content=")([^"]*)(")')
+# What a snapshot boot must have, as a normal boot has: every course file on disk (for
+# tracebacks and later imports), the course first on sys.path, no state shared with the build.
+PROBE = """
+import importlib, inspect, json, os, random, sys
+import engine.nn
+root = "/home/pyodide/course"
+modules = sorted(f"{d}.{f[:-3]}" for d in ("engine", "labs", "grader") for f in os.listdir(f"{root}/{d}")
+                 if f.endswith(".py") and f != "__init__.py")
+for name in modules:
+    importlib.import_module(name)
+print(json.dumps({"source": "class MLP" in inspect.getsource(engine.nn), "path": sys.path[:2],
+                  "modules": len(modules), "random": random.random(), "executable": sys.executable}))
+"""
 
 
 def boot_mode(page):
     return page.evaluate("window.__coursePython.bootMode")
 
 
-def passes(page, fill=True):
+def passes(page):
     ex = exercise(page, "quiz-sub-backward")
-    if fill:
-        fill_blanks(page, ex, *SUB_ANSWER)
+    fill_blanks(page, ex, *SUB_ANSWER)
     expect(check(ex)).to_contain_text("Passed")
 
 
-def first_visit(page, site):
+def probe(page):
+    result = page.evaluate("(code) => window.__coursePython.call('run', [code])", PROBE)
+    assert result["status"] == "ok", result
+    return json.loads(result["stdout"])
+
+
+def snapshot_config(page):
+    meta = page.locator('meta[name="course-runtime"]').get_attribute("content")
+    return json.loads(meta)["snapshot"]
+
+
+def snapshot_url(site, config):
+    return f"{site}/assets/course/{config['file']}"
+
+
+def serve_instead(page, site, config, data):
+    """Serve `data` as the snapshot file, and pages whose config carries its hashes."""
+    body = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    forged = {**config, "sha256": hashlib.sha256(data).hexdigest(), "bodySha256": hashlib.sha256(body).hexdigest()}
+
+    def page_html(route):
+        response = route.fetch()
+        text = META.sub(lambda m: m[1] + html.escape(json.dumps({**json.loads(html.unescape(m[2])),
+                                                               "snapshot": forged}), quote=True) + m[3],
+                        response.text())
+        route.fulfill(response=response, body=text)
+
+    page.route(f"{site}{LEVEL}", page_html)
+    page.route(snapshot_url(site, config), lambda route: route.fulfill(body=data))
+
+
+def shipped(page, site):
+    config = snapshot_config(page)
+    return config, page.request.get(snapshot_url(site, config)).body()
+
+
+def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     page.goto(site + LEVEL)
     python_ready(page)
-    assert boot_mode(page) == "normal"
-    wait_until(page, "window.__coursePython.snapshotBytes > 0")
+    assert boot_mode(page) == "snapshot"
+    assert page.evaluate("window.__coursePython.snapshotRejected") is None
+    timings = page.evaluate("window.__coursePython.bootTimings")
+    print(f"\nsnapshot boot: {timings}")
+    found = probe(page)
+    assert found["source"] and found["modules"] >= 10
+    assert found["path"] == ["/home/pyodide/course", ""]
+    assert found["executable"] == "/home/pyodide/this.program"  # not the build's script
+    passes(page)
+    # nothing of the snapshot is kept at run time: no Cache Storage, no hash in localStorage
+    assert page.evaluate("caches.keys()") == []
+    assert not [k for k in page.evaluate("Object.keys(localStorage)") if "snapshot" in k]
+
+
+def test_each_boot_draws_its_own_random_numbers(browser, site):
+    """The build's random state is not every visitor's."""
+    draws = []
+    for _ in range(2):
+        context = browser.new_context(service_workers="block")
+        page = context.new_page()
+        page.goto(site + LEVEL)
+        python_ready(page)
+        assert boot_mode(page) == "snapshot"
+        draws.append(probe(page)["random"])
+        context.close()
+    assert draws[0] != draws[1]
+
+
+def test_a_browser_saved_snapshot_of_an_older_version_is_deleted(page, site):
+    page.goto(site + LEVEL)
+    page.evaluate("""async () => {
+        localStorage.setItem('byoa-python-snapshot-sha256', '{}');
+        await (await caches.open('byoa-python-snapshot')).put('/x', new Response('old'));
+    }""")
+    page.reload()
+    python_ready(page)
+    page.wait_for_timeout(500)
+    assert page.evaluate("caches.keys()") == []
+    assert page.evaluate("localStorage.getItem('byoa-python-snapshot-sha256')") is None
+
+
+def test_a_missing_snapshot_falls_back_to_the_normal_boot(page, site):
+    page.goto(site + "/")
+    config = snapshot_config(page)
+    page.route(snapshot_url(site, config), lambda route: route.fulfill(status=404, body="not here"))
+    page.goto(site + LEVEL)
+    python_ready(page)
+    assert boot_mode(page) == "fallback"
+    assert page.evaluate("window.__coursePython.snapshotRejected") == "missing"
     passes(page)
 
 
-def test_second_visit_boots_from_the_snapshot(page, site):
-    first_visit(page, site)
-    hashed = page.evaluate("window.__coursePython.snapshotHashMs")
-    page.reload()
-    python_ready(page)
-    assert boot_mode(page) == "snapshot"
-    timings = page.evaluate("window.__coursePython.bootTimings")
-    print(f"\nsnapshot {page.evaluate('window.__coursePython.snapshotBytes') or 0} bytes: hashed by the page in "
-          f"{hashed:.0f} ms, verified by the worker in {timings['snapshotHash']:.0f} ms; warm boot {timings}")
-    passes(page, fill=False)  # the code was kept; it is graded by the restored Python
-
-
-def test_a_snapshot_pyodide_refuses_falls_back_to_the_normal_boot(page, site):
-    first_visit(page, site)
-    # bytes Pyodide can't restore, with their hash (as after a Pyodide change): the worker tries, then boots normally
-    page.evaluate("""async () => {
-        const bytes = new Uint8Array(1000);
-        const cache = await caches.open('byoa-python-snapshot');
-        const [key] = await cache.keys();
-        await cache.put(key, new Response(bytes));
-        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-        const sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-        localStorage.setItem('byoa-python-snapshot-sha256', JSON.stringify({key: key.url, sha256}));
-    }""")
-    page.reload()
-    python_ready(page)
-    assert boot_mode(page) == "fallback"
-    assert page.evaluate("window.__coursePython.snapshotRejected") == "load"
-    passes(page, fill=False)
-    replaced_by_a_fresh_snapshot(page)
-
-
-def test_a_poisoned_snapshot_is_never_loaded(page, site):
-    first_visit(page, site)
-    # a script of the origin (the worker before it drops its powers, say) writes other bytes
-    page.evaluate("""async () => {
-        const cache = await caches.open('byoa-python-snapshot');
-        const [key] = await cache.keys();
-        const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
-        bytes[bytes.length >> 1] ^= 1;
-        await cache.put(key, new Response(bytes));
-    }""")
-    page.reload()
+def test_an_altered_snapshot_is_never_restored(page, site):
+    page.goto(site + "/")
+    config, data = shipped(page, site)
+    altered = bytearray(data)
+    altered[len(altered) // 2] ^= 1
+    page.route(snapshot_url(site, config), lambda route: route.fulfill(body=bytes(altered)))
+    page.goto(site + LEVEL)
     python_ready(page)
     assert boot_mode(page) == "fallback"  # the worker checked the hash before restoring anything
     assert page.evaluate("window.__coursePython.snapshotRejected") == "hash"
-    passes(page, fill=False)
-    replaced_by_a_fresh_snapshot(page)  # the bad entry was dropped, a good one made
+    passes(page)
 
 
-def test_a_snapshot_is_taken_only_from_the_snapshot_worker(page, site):
-    """The worker that runs learner code can't hand the page a snapshot: only the
-    short-lived snapshot worker, which runs nothing else, can."""
+def test_a_snapshot_pyodide_refuses_falls_back_to_the_normal_boot(page, site):
+    """As after a Pyodide upgrade without a new snapshot: bytes with the right hash
+    (here, a forged page that vouches for them) whose Pyodide build id is another's."""
+    page.goto(site + "/")
+    config, data = shipped(page, site)
+    body = bytearray(gzip.decompress(data))
+    memory_starts = 4 + int.from_bytes(body[:4], "little")
+    body[memory_starts + 20] ^= 0x55  # inside the build id (bytes 16-47 of Pyodide's header)
+    serve_instead(page, site, config, gzip.compress(bytes(body)))
     page.goto(site + LEVEL)
     python_ready(page)
-    page.evaluate("window.__coursePython.onMessage({type: 'snapshot', key: location.origin + '/forged', "
-                  "bytes: new ArrayBuffer(8)})")
-    wait_until(page, "window.__coursePython.snapshotBytes > 0")
-    assert page.evaluate("window.__coursePython.snapshotBytes") > 1_000_000
-    assert "forged" not in page.evaluate("localStorage.getItem('byoa-python-snapshot-sha256')")
-    assert page.evaluate(STORED_MATCHES_CACHED)
+    assert boot_mode(page) == "fallback"
+    assert page.evaluate("window.__coursePython.snapshotRejected") == "load"
+    passes(page)
+
+
+def test_a_host_that_decodes_the_gzip_on_the_way_still_gets_the_snapshot(page, site):
+    """Some hosts send a .gz file with Content-Encoding: gzip; the browser then hands
+    the worker the inflated body, which the build's second hash covers. (Served here as
+    the worker then sees it: Playwright's fulfilled responses are never decoded.)"""
+    page.goto(site + "/")
+    config, data = shipped(page, site)
+    page.route(snapshot_url(site, config), lambda route: route.fulfill(body=gzip.decompress(data)))
+    page.goto(site + LEVEL)
+    python_ready(page)
+    assert boot_mode(page) == "snapshot"
+    assert "snapshotInflate" not in page.evaluate("window.__coursePython.bootTimings")
+    passes(page)

@@ -1,0 +1,99 @@
+"""The build-time memory snapshot of the browser's Python (see course_browser/snapshot.mjs).
+
+Made in Node with the npm Pyodide the site ships, once per (Pyodide build, course
+zip, snapshot scripts): the result is cached in `build/snapshot/`, so a rebuild that
+changes no Python costs nothing. It runs in a thread while MkDocs renders the pages.
+
+The page learns the file's name and SHA-256 from the build (the `course-runtime`
+meta tag); the worker restores only bytes with that hash, so nothing written at run
+time can change what a later boot loads, and falls back to a normal boot when the
+file is missing, altered or refused by Pyodide (tests/e2e/test_snapshot.py).
+
+Pyodide's snapshot options are private (`_makeSnapshot`, `makeMemorySnapshot()`,
+`_loadSnapshot`, tagged `@ignore`/`@private` in pyodide.ts). VERIFIED_PYODIDE is the
+version they were checked against: the source of src/js/snapshot.ts and
+src/js/api.ts (`finalizeBootstrap`) read at the 314.0.x tags, the restored
+interpreter's state compared with a normal boot's (modules, sys.path, os.environ,
+sys.executable), and the e2e tests run in Chromium. Pyodide itself refuses a
+snapshot from another build (its header carries the build id of pyodide.asm.*).
+Another version builds with a warning (so `mkdocs build --strict` stops) until it
+has been checked the same way and VERIFIED_PYODIDE updated.
+"""
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+VERIFIED_PYODIDE = "314.0.7"
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = [ROOT / "course_browser" / name for name in ("snapshot.mjs", "interpreter.mjs", "snapshot-format.mjs")]
+PYODIDE_BUILD = ("pyodide.asm.mjs", "pyodide.asm.wasm", "package.json")
+CACHE = ROOT / "build" / "snapshot"
+
+
+class SnapshotError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    data: bytes  # the file as shipped (gzip)
+    sha256: str  # of `data`
+    body_sha256: str  # of the decompressed body, for a host that decodes the gzip on the way
+
+    @property
+    def name(self):
+        return f"python.{self.sha256[:12]}.snapshot.gz"
+
+    def config(self):
+        """What the page's runtime config says about it (course_browser/launch.js)."""
+        return {"file": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256}
+
+
+def cache_key(pyodide_dir, zip_bytes):
+    digest = hashlib.sha256()
+    for path in [*(Path(pyodide_dir) / name for name in PYODIDE_BUILD), *SCRIPTS]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(b"course.zip\0" + zip_bytes)
+    return digest.hexdigest()[:24]
+
+
+def make_snapshot(pyodide_dir, zip_bytes, cache=CACHE):
+    """The snapshot for this course zip, from the cache or made now (about 5 s of CPU)."""
+    cached = Path(cache) / f"{cache_key(pyodide_dir, zip_bytes)}.gz"
+    try:
+        data = cached.read_bytes()
+    except FileNotFoundError:
+        data = _run_node(pyodide_dir, zip_bytes)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{id(data)}.part")
+        partial.write_bytes(data)
+        partial.replace(cached)  # atomic: a build running alongside reads all or nothing
+        for old in sorted(cached.parent.glob("*.gz"), key=lambda p: p.stat().st_mtime)[:-3]:
+            old.unlink(missing_ok=True)  # a few courses' worth (branches, worktrees), no more
+    return Snapshot(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(gzip.decompress(data)).hexdigest())
+
+
+def _run_node(pyodide_dir, zip_bytes):
+    node = shutil.which("node")
+    if not node:
+        raise SnapshotError("node is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        zip_path, out = Path(tmp) / "course.zip", Path(tmp) / "snapshot.gz"
+        zip_path.write_bytes(zip_bytes)
+        proc = subprocess.run([node, str(SCRIPTS[0]), str(pyodide_dir), str(zip_path), str(out)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "TZ": "UTC"})  # time.tzname is the build's: the same on every machine
+        if proc.returncode or not out.is_file():
+            raise SnapshotError(f"node {SCRIPTS[0].name} failed: {proc.stderr.strip()[-2000:]}")
+        return out.read_bytes()
+
+
+def pyodide_version(pyodide_dir):
+    return json.loads((Path(pyodide_dir) / "package.json").read_text())["version"]

@@ -1,0 +1,30 @@
+// Restore the build's memory snapshot in Node, as the worker does in the browser
+// (worker.js: inflate, unpack, `_loadSnapshot`, the course files again, reseed, arm,
+// capture), and report what the restored interpreter holds, as JSON.
+// Usage: node tests/pyodide/restore_snapshot.mjs <snapshot.gz> <course.zip>
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { loadPyodide } from "pyodide";
+import { AFTER_RESTORE, importCourse } from "../../course_browser/interpreter.mjs";
+import { unpack } from "../../course_browser/snapshot-format.mjs";
+
+const [snapshotPath, zipPath] = process.argv.slice(2);
+const pyodide = await loadPyodide({ _loadSnapshot: unpack(new Uint8Array(gunzipSync(readFileSync(snapshotPath)))) });
+const before = JSON.parse(pyodide.runPython(`import json, sys
+json.dumps({"course_imported": "grader.worker_api" in sys.modules, "path": sys.path[:3]})`));
+const api = importCourse(pyodide, new Uint8Array(readFileSync(zipPath)));
+pyodide.runPython(AFTER_RESTORE);
+const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
+const restore = pyodide.pyimport("grader.sandbox").new_restore();
+hide();
+let run;
+try {
+  restore();
+  run = JSON.parse(api.call("run", JSON.stringify(["import engine\nprint(engine.Value(2.0) * 3)\n1/0"])));
+} finally {
+  unhide();
+}
+const after = JSON.parse(pyodide.runPython(`import json, os, sys, time
+json.dumps({"path": sys.path[:3], "executable": sys.executable, "underscore": os.environ.get("_"),
+            "tzname": list(time.tzname)})`));
+console.log(JSON.stringify({ before, after, run }));

@@ -1,0 +1,60 @@
+"""The build-time memory snapshot (course_build/snapshot.py) restored in Node's Pyodide.
+
+Part of how Pyodide's private snapshot API is verified for the pinned version: the
+snapshot holds the course already imported, and a restored interpreter boots the way
+the worker boots it (tests/pyodide/restore_snapshot.mjs mirrors worker.js), with
+nothing of the build machine in it. The browser's side: tests/e2e/test_snapshot.py."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import engine
+import grader
+import labs
+from course_build.packaging import course_zip
+from course_build.snapshot import VERIFIED_PYODIDE, make_snapshot, pyodide_version
+
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE = ROOT / "node_modules" / "pyodide"
+
+
+@pytest.fixture(scope="module")
+def restored(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("snapshot")
+    zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent, Path(labs.__file__).parent)
+    snapshot = make_snapshot(PYODIDE, zip_bytes)
+    (tmp / "snapshot.gz").write_bytes(snapshot.data)
+    (tmp / "course.zip").write_bytes(zip_bytes)
+    proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", str(tmp / "snapshot.gz"), str(tmp / "course.zip")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.pyodide
+def test_the_pinned_pyodide_is_the_verified_one():
+    assert pyodide_version(PYODIDE) == VERIFIED_PYODIDE
+
+
+@pytest.mark.pyodide
+def test_the_snapshot_holds_the_course_imported(restored):
+    assert restored["before"]["course_imported"]
+
+
+@pytest.mark.pyodide
+def test_a_restored_interpreter_is_set_up_like_a_normal_boot(restored):
+    after = restored["after"]
+    assert after["path"][:2] == ["/home/pyodide/course", ""] and "" not in after["path"][2:]
+    assert after["executable"] == "/home/pyodide/this.program"  # not the build script's path
+    assert after["underscore"] == "./this.program"
+    assert all(name.startswith("UTC") for name in after["tzname"])  # made with TZ=UTC, whatever the machine
+
+
+@pytest.mark.pyodide
+def test_a_restored_interpreter_runs_learner_code_with_tracebacks(restored):
+    run = restored["run"]
+    assert "6.0" in run["stdout"] or "data=6" in run["stdout"], run
+    assert "ZeroDivisionError" in json.dumps(run), run
