@@ -227,7 +227,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         viewport = editor_viewport(browser, url + "/autograd/")
-        for _ in range(RUNS):
+        for run in range(RUNS):
             # bare page, cold then warm. Persistent contexts have a real disk cache
             # (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm).
             context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
@@ -261,8 +261,6 @@ def main():
             results["ours_cold"].append(mark(page, "course:python-ready"))
             results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
                 "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
-            results["first_paint"].append(page.evaluate(
-                "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"))
             results["bytes_first"].append(sum(sent.values()))
             results.setdefault("boot_parts", []).append({**page.evaluate("window.__coursePython.bootTimings"),
                                                          "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
@@ -276,13 +274,17 @@ def main():
             results["pyodide_repeat"].append(pyodide_bytes(sent))
             context.close()
 
-            # the first paint's reference, right after ours: the same page, plain Material, cold
-            context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block", bypass_csp=True, viewport=viewport)
-            page = context.new_page()
-            page.goto(plain_url + "/autograd/")
-            results["plain_first_paint"].append(first_paint(page))
-            context.close()
+            # first contentful paint, cold: ours, and the same page built with plain Material, back
+            # to back, each in a fresh profile with nothing else driving the page (first_key's
+            # probing would compete with the paint); which goes first alternates between runs
+            pair = (("first_paint", url), ("plain_first_paint", plain_url))
+            for key, origin in pair if run % 2 == 0 else pair[::-1]:
+                context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
+                                                               service_workers="block", bypass_csp=True, viewport=viewport)
+                page = context.new_page()
+                page.goto(origin + "/autograd/", wait_until="commit")
+                results[key].append(first_paint(page))
+                context.close()
 
             context = browser.new_context(service_workers="block", bypass_csp=True)
             page = context.new_page()
@@ -373,11 +375,12 @@ def report_transfer(transfer):
     idle), as sent plain and as sent by a host that serves the precompressed copies."""
     plain, packed = by_group(transfer[("ours", "plain")]), by_group(transfer[("ours", "precompressed")])
     print("\nfirst visit of /autograd/, one cold visit each, until ready and the network idle (MB)")
-    print(f"{'':<50}{'files':>6}{'plain':>9}{'precompressed':>15}")
+    print(f"{'':<50}{'files':>6}{'plain':>9}{'precompressed':>15}   (files: plain visit / precompressed visit)")
     for label, _ in GROUPS:
         if label in plain or label in packed:
-            count, size = plain.get(label, (0, 0))
-            print(f"{label:<50}{count:>6}{size / 1e6:>9.3f}{packed.get(label, (0, 0))[1] / 1e6:>15.3f}")
+            (count, size), (packed_count, packed_size) = plain.get(label, (0, 0)), packed.get(label, (0, 0))
+            files = f"{count}" if count == packed_count else f"{count}/{packed_count}"
+            print(f"{label:<50}{files:>6}{size / 1e6:>9.3f}{packed_size / 1e6:>15.3f}")
     totals = {key: sum(sent.values()) / 1e6 for key, sent in transfer.items()}
     for who in ("ours", "bare"):
         print(f"{'total, ' + who + (' (loadPyodide() only: the floor)' if who == 'bare' else ''):<56}"
