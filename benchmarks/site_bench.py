@@ -264,7 +264,10 @@ def main():
             results["bytes_first"].append(sum(sent.values()))
             results.setdefault("boot_parts", []).append({**page.evaluate("window.__coursePython.bootTimings"),
                                                          "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
-            page.wait_for_function("window.__coursePython.snapshotBytes > 0", timeout=30_000)
+            # the warm visit starts once the first one is done: the network idle (the precache
+            # of the offline worker is blocked here) and the page's after-boot work finished
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(1000)
             sent.clear()
             results["first_key_warm"].append(first_key(page, url + "/autograd/"))
             page.wait_for_function(READY, timeout=60_000)

@@ -67,7 +67,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith("byoa-") && name !== CACHE && name !== "byoa-python-snapshot") await caches.delete(name);
+      if (name.startsWith("byoa-") && name !== CACHE) await caches.delete(name); // older builds, and the browser-made snapshot of before
     }
     await self.clients.claim();
   })());
