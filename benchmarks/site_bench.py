@@ -133,6 +133,11 @@ def check_with_keyboard(page, slot, code):
     return statistics.median(times)
 
 
+def is_python(path):
+    """Pyodide's files, the course zip and the build's memory snapshot: what booting Python fetches."""
+    return "/assets/pyodide/" in path or path.endswith((".zip", ".snapshot.gz"))
+
+
 def pyodide_bytes(sent):
     return sum(n for path, n in sent.items() if "/assets/pyodide/" in path)
 
@@ -170,6 +175,7 @@ GROUPS = (
     ("pyodide.mjs", lambda p: p.endswith("/pyodide.mjs")),
     ("Pyodide, other", lambda p: "/assets/pyodide/" in p),
     ("course zip (engine, worker half of the grader)", lambda p: re.search(r"/assets/course/course\.\w+\.zip$", p)),
+    ("Python memory snapshot (build-time, gzipped)", lambda p: p.endswith(".snapshot.gz")),
     ("exercise data (JSON)", lambda p: "/assets/course/exercises." in p),
     ("fonts (KaTeX)", lambda p: p.endswith((".woff2", ".woff", ".ttf"))),
     ("our JS and CSS", lambda p: "/assets/course/" in p and p.endswith((".js", ".css"))),
@@ -294,8 +300,7 @@ def main():
             sent.clear()
             page.goto(url + "/")
             page.wait_for_load_state("networkidle")
-            results["index_bytes"].append(sum(n for path, n in sent.items() if "/assets/pyodide/" not in path
-                                              and not path.endswith(".zip")))
+            results["index_bytes"].append(sum(n for path, n in sent.items() if not is_python(path)))
             context.close()
 
         # check latency (warm Python), each exercise of the autograd level, then instant navigation
