@@ -83,10 +83,12 @@ export function mountCapstone(root) {
   }
 
   train.addEventListener("click", async () => {
+    // busy, not disabled: a disabled button drops the keyboard's focus to the page
+    if (train.getAttribute("aria-disabled") === "true") return;
     const rt = python();
     const codes = learnerCodes(pieces);
     renderPieces(codes);
-    train.disabled = true;
+    train.setAttribute("aria-disabled", "true");
     verdict.replaceChildren();
     boundaryFigure.hidden = true;
     const losses = [], reference = [];
@@ -128,7 +130,7 @@ export function mountCapstone(root) {
     } catch (error) {
       status.textContent = `Training stopped: ${error.message}`;
     } finally {
-      train.disabled = false;
+      train.removeAttribute("aria-disabled");
     }
   });
 }

@@ -161,6 +161,14 @@ function recapLockText(root) {
   return `The recap opens once you clear the level: ${ways}.`;
 }
 
+/** Material makes a code block that scrolls sideways reachable by keyboard when the
+ * page loads, and misses those hidden behind a lock then: done again as one opens. */
+function focusableCode(section) {
+  for (const code of section.querySelectorAll("pre > code:not([tabindex])")) {
+    if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+  }
+}
+
 export function applyLocks(root, level, cleared) {
   // Only the first locked section says what opens it; the ones after it stay quiet
   // (one notice, not a stack of identical ones).
@@ -169,6 +177,7 @@ export function applyLocks(root, level, cleared) {
     const open = cleared || progress.item(level, section.dataset.after).solved;
     section.classList.toggle("is-locked", !open);
     for (const child of section.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !open;
+    if (open) focusableCode(section);
     const visible = !section.parentElement.closest(".course-locked.is-locked");
     const speak = !open && visible && !noticeShown;
     setNotice(section, speak ? unlockText(root, section.dataset.after) : null);

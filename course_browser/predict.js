@@ -1,6 +1,7 @@
 // Predict, then see: a lab keeps back the gradients that the questions after it ask
 // for (the block's `hides` option) until those questions are answered. The learner
 // may reveal them anyway; that counts like a shown answer for those questions.
+import { confirmDialog } from "./dialog.js";
 import { button, el } from "./dom.js";
 import { progress } from "./progress.js";
 
@@ -17,9 +18,15 @@ export function predictFirst(root, onChange) {
     "Gradients are kept back until you answer the question below: predict first, then see. ", reveal);
   root.append(note);
   const update = () => { note.hidden = open(); onChange(); };
-  reveal.addEventListener("click", () => {
+  // like Show answer, it asks first; then focus goes to the lab (the button is gone)
+  reveal.addEventListener("click", async () => {
+    if (!await confirmDialog("Show the gradients now?",
+      "They answer the questions below, so those count as shown answers: no stars for them.",
+      "Show the gradients")) return;
     for (const q of questions) progress.update(level, q, { shown: true });
     update();
+    const status = root.querySelector(".course-lab__status");
+    if (status) { status.tabIndex = -1; status.focus(); }
   });
   // on the article, which instant navigation replaces: no listener outlives its page
   (root.closest("article") || document).addEventListener("course:checked", () => { if (!note.hidden) update(); });

@@ -24,8 +24,13 @@ function typing(target) {
 
 function showShortcuts() {
   open = true;
-  const rows = SHORTCUTS.map(([keys, what]) => el("tr", {}, el("th", { scope: "row" }, el("kbd", { textContent: keys })),
-    el("td", { textContent: what })));
+  // the keys as key caps, the place they work in ("in an editor") as plain text
+  const rows = SHORTCUTS.map(([keys, what]) => {
+    const [key, where] = keys.split(/, (?=in |on |then )/);
+    const th = el("th", { scope: "row" }, el("kbd", { textContent: key }));
+    if (where) th.append(`, ${where}`);
+    return el("tr", {}, th, el("td", { textContent: what }));
+  });
   openDialog({ title: "Keyboard shortcuts", body: [el("table", {}, el("tbody", {}, rows))], className: "course-shortcuts" })
     .then(() => { open = false; });
 }

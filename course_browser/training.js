@@ -111,7 +111,9 @@ export function mountTraining(root) {
   });
 
   train.addEventListener("click", async () => {
-    train.disabled = true;
+    // busy, not disabled: a disabled button drops the keyboard's focus to the page
+    if (train.getAttribute("aria-disabled") === "true") return;
+    train.setAttribute("aria-disabled", "true");
     const rt = python();
     try {
       if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
@@ -132,7 +134,7 @@ export function mountTraining(root) {
     } catch (error) {
       status.textContent = `Training stopped: ${error.message}`;
     } finally {
-      train.disabled = false;
+      train.removeAttribute("aria-disabled");
       train.textContent = `Train again (${STEPS} steps)`;
     }
   });

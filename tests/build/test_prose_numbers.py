@@ -238,12 +238,14 @@ SLIPS = {
     "review-tanh": {0.5: lambda: 0.5},
     "review-step": {1.2: lambda: 1.0 + 0.05 * 4.0},
     "neuron-w1": {0.961: lambda: round(neuron()["w2"], 3), 0.5: lambda: 0.5},
+    "square": {9: lambda: 3.0 * 3.0, 3: lambda: 3.0 * 1.0},
     "bridge-d-grad": {0.25: lambda: 0.5 * -1.5 + 1.0, 0.4898: lambda: round(engine_numbers()["L"], 4), 2: lambda: 2.0},
     "parameter-count": {88: lambda: 2 * 8 + 8 * 8 + 8 * 1, 17: lambda: 8 + 8 + 1},
     "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
                        -6: lambda: level_graph(2, 3, 1, -2)["a"]},
 }
 SLIPS["dl-da"] = SLIPS["quiz-dl-da"]
+SLIPS["quiz-square"] = SLIPS["square"]
 SLIP_BLOCK = re.compile(r"^/// question \| (?P<id>[\w-]+)\n(?:    (?!slips:).*\n)*    slips:\n(?P<slips>(?:      .*\n)+)", re.M)
 
 

@@ -12,7 +12,7 @@ from grader import catalog
 from grader.grading import grade
 
 from .conftest import wait_for_python
-from .helpers import answer, check, clear_alive, exercise, rendered, replace_code, vanish_task
+from .helpers import answer, check, clear_alive, confirm, exercise, rendered, replace_code, vanish_task
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
@@ -126,7 +126,13 @@ def test_expression_lab_draws_any_expression(page, site):
     # predict first: no gradient until the question is answered, or revealed (which counts as shown)
     expect(lab.locator("table")).to_be_hidden()
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
-    lab.get_by_role("button", name="Show the gradients now (counts as a shown answer)").click()
+    reveal = lab.get_by_role("button", name="Show the gradients now (counts as a shown answer)")
+    reveal.click()
+    confirm(page, "Cancel")  # it asks first, like Show answer: nothing shown yet
+    expect(lab.locator("table")).to_be_hidden()
+    reveal.click()
+    confirm(page, "Show the gradients")
+    assert page.evaluate("document.activeElement.classList.contains('course-lab__status')")  # focus stays in the lab
     expect(lab.locator("table")).to_contain_text("6.29158")
     clear_alive(page)
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")

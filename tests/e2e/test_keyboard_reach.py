@@ -1,0 +1,62 @@
+"""What a keyboard reaches, found in the second new-learner pass: a shown answer
+scrolls by keyboard (its lines were cut off on a phone), code opened by a lock is
+reachable like the rest, and training keeps the focus on its button."""
+
+import json
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python, wait_until
+from .helpers import confirm, exercise, open_level
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _cleared(level):
+    data = {"version": 1, "code": {}, "levels": {level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz"}}}
+    return f"localStorage.setItem('byoa-progress', {json.dumps(json.dumps(data))});"
+
+
+def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
+    page.set_viewport_size(PHONE)
+    open_level(page, site)
+    ex = exercise(page, "quiz-sub-backward")
+    ex.get_by_role("button", name="Show answer").click()
+    confirm(page, "Show the answer")
+    shown = ex.locator("pre.course-answer")
+    expect(shown).to_be_focused()
+    assert shown.evaluate("p => p.scrollWidth > p.clientWidth"), "a phone is narrower than the answer's lines"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    wait_until(page, "document.querySelector('pre.course-answer').scrollLeft > 0")
+    found = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert "scrollable-region-focusable" not in found
+
+
+def test_code_that_a_lock_opens_is_reachable_by_keyboard(page, site):
+    page.set_viewport_size(PHONE)
+    page.add_init_script(_cleared("more-ops"))
+    page.goto(site + "/more-ops/")
+    wait_until(page, "document.querySelector('.course-level .course-stars')?.textContent.includes('★')")
+    unreachable = page.evaluate("""[...document.querySelectorAll('article pre > code')]
+        .filter((c) => c.checkVisibility() && c.scrollWidth > c.clientWidth && c.tabIndex < 0).map((c) => c.id)""")
+    assert unreachable == []
+
+
+def test_training_keeps_the_focus_on_its_button(page, site):
+    page.add_init_script("""localStorage.setItem('byoa-progress', JSON.stringify(
+      {version: 1, code: {}, levels: {train: {items: {'sgd-step': {solved: true}}}}}));""")
+    page.goto(site + "/train/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='training']")
+    train = lab.get_by_role("button", name=re.compile("^Train"))
+    train.focus()
+    page.keyboard.press("Enter")
+    expect(train).to_have_attribute("aria-disabled", "true")
+    expect(train).to_be_focused()  # busy, not disabled: the focus stays
+    page.keyboard.press("Enter")  # a second press while busy starts nothing
+    expect(lab.locator(".course-lab__status").first).to_contain_text("Trained with learning rate", timeout=120_000)
+    expect(train).to_be_focused()
+    expect(train).not_to_have_attribute("aria-disabled", "true")
