@@ -60,3 +60,21 @@ def test_training_keeps_the_focus_on_its_button(page, site):
     expect(lab.locator(".course-lab__status").first).to_contain_text("Trained with learning rate", timeout=120_000)
     expect(train).to_be_focused()
     expect(train).not_to_have_attribute("aria-disabled", "true")
+
+
+def test_on_a_phone_tab_never_lands_in_the_closed_drawer(page, site):
+    page.set_viewport_size(PHONE)
+    page.goto(site + "/autograd/")
+    offscreen = []
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        # (a visually hidden radio, as Material's palette switch, shows its focus on the label after it)
+        where = page.evaluate("""(() => { const a = document.activeElement;
+            const e = a.getBoundingClientRect().width ? a : (a.nextElementSibling?.tagName === 'LABEL' ? a.nextElementSibling : a); const r = e.getBoundingClientRect();
+            return { on: r.right > 0 && r.left < innerWidth && r.width > 0, what: e.tagName + ' ' + (e.textContent || '').trim().slice(0, 30) }; })()""")
+        if not where["on"]:
+            offscreen.append(where["what"])
+    assert offscreen == []
+    # opened, the drawer and its links are there as before
+    page.locator("label.md-header__button[for='__drawer']").click()
+    expect(page.locator(".md-sidebar--primary").get_by_role("link", name="Course map").first).to_be_visible()
