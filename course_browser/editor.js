@@ -65,11 +65,13 @@ addEventListener("mousedown", () => { lastKeyWasTab = false; }, true);
  * keyboard moves the cursor. */
 const focusedBefore = new WeakSet();
 
-/** Select the first ____ blank, if the code still has one, and bring it into view. */
+/** Select the first ____ blank, if the code still has one, and bring it to the middle
+ * of the screen (not its bottom edge: the lines around it are what the learner needs). */
 function selectFirstBlank(view) {
   const at = view.state.doc.toString().indexOf(FACTS.blank);
   if (at < 0) return;
-  view.dispatch({ selection: { anchor: at, head: at + FACTS.blank.length }, scrollIntoView: true });
+  view.dispatch({ selection: { anchor: at, head: at + FACTS.blank.length },
+    effects: EditorView.scrollIntoView(at, { y: "center" }) });
 }
 
 const noTabTrap = Prec.highest(EditorView.domEventHandlers({

@@ -165,6 +165,9 @@ def test_arriving_by_tab_selects_the_first_blank_once(sized, site):
     expect(editor).to_be_focused()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
     expect(ex.locator(".cm-blank")).to_be_in_viewport()
+    # in the middle of the screen, with the lines around it, not at an edge
+    wait_until(page, """(() => { const r = document.querySelector('.cm-focused .cm-blank').getBoundingClientRect();
+        const mid = (r.top + r.bottom) / 2; return mid > innerHeight * 0.25 && mid < innerHeight * 0.75; })()""", timeout=5_000)
     page.keyboard.type("other.data * out.grad")  # typing replaces the blank
     expect(editor).to_contain_text("self.grad += other.data * out.grad")
     expect(ex.locator(".cm-blank")).to_have_count(0)
