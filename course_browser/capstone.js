@@ -52,7 +52,8 @@ export function mountCapstone(root) {
   const verdict = liveStatus("div", "course-capstone__verdict");
   root.prepend(pieceTable, bar, status, plot, boundaryFigure, verdict);
 
-  function renderPieces(codes, checks = null) {
+  /** `checking`: the per-piece check is under way (it runs after the training). */
+  function renderPieces(codes, checks = null, checking = false) {
     body.replaceChildren();
     for (const piece of pieces) {
       const row = body.insertRow();
@@ -62,7 +63,7 @@ export function mountCapstone(root) {
       row.insertCell().append(link);
       row.insertCell().append(el("code", { textContent: piece.method }));
       row.insertCell().textContent = mine ? "yours" : "reference";
-      row.insertCell().textContent = !mine ? "—" : !check ? "not run yet" : check.ok ? "✓ same as the reference" : "✗ differs";
+      row.insertCell().textContent = !mine ? "—" : !check ? (checking ? "checking…" : "not run yet") : check.ok ? "✓ same as the reference" : "✗ differs";
       row.dataset.state = !check || !mine ? "" : check.ok ? "ok" : "wrong";
     }
   }
@@ -123,6 +124,7 @@ export function mountCapstone(root) {
       verdict.append(el("p", { textContent: same
         ? "Every gradient of every step matches the reference engine's, from the same starting weights: your engine computes exactly what the reference does."
         : "Your engine's gradients differ from the reference's on the same weights. Checking each of your pieces on its own…" }));
+      renderPieces(codes, null, true);
       const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
       if (checked?.error) throw new Error(checked.error);
       renderPieces(codes, checked.pieces);

@@ -97,6 +97,10 @@ def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_ax
     wait_until(page, "document.body.dataset.mdColorScheme === 'slate'")
     wait_until(page, f"{CURVE_COLOUR} === '#8ab4f8'", timeout=5_000)
     expect(lab.locator(".course-training__loss .uplot")).to_have_count(1)  # redrawn, not doubled
+    # the learning-rate drop-down takes the palette too (the browser's light grey box did not)
+    colours = lab.get_by_label("Learning rate").evaluate(
+        "s => [getComputedStyle(s).backgroundColor, getComputedStyle(document.body).backgroundColor]")
+    assert colours[0] == colours[1], colours
     # the arrow keys move the test point, and it stays within the plotted square
     boundary = lab.locator("svg.course-training__boundary")
     boundary.focus()
