@@ -1,0 +1,96 @@
+"""The floor under the snapshot boot: what a page that only restores the build's
+memory snapshot achieves, next to the bare loadPyodide() page and the course page,
+in the same run, cold and warm (HTTP-cached).
+
+    .venv/bin/python benchmarks/snapshot_floor.py [runs]
+
+The "snapshot only" page fetches the build's snapshot, inflates and unpacks it, and
+passes it to loadPyodide's private `_loadSnapshot` (as the course worker does), and
+does nothing else: no course files, no guard, no page. Ratios are the median of
+per-run ratios to the bare page, with the lowest and highest.
+"""
+
+import pathlib
+import shutil
+import statistics
+import sys
+import tempfile
+
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.site_server import build_and_serve  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+PAGE = """<!doctype html><meta charset="utf-8"><title>floor</title><script type="module">
+const worker = new Worker("worker.js", { type: "module" });
+worker.onmessage = () => { window.__ready = performance.now(); };
+</script>"""
+BARE = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href });
+postMessage("ready");"""
+SNAPSHOT_ONLY = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
+import { unpack } from "./snapshot-format.mjs";
+const memory = (async () => {
+  const gz = await (await fetch("../assets/course/SNAPSHOT")).arrayBuffer();
+  const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return unpack(new Uint8Array(await new Response(stream).arrayBuffer()));
+})();
+await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href, _loadSnapshot: memory });
+postMessage("ready");"""
+COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+
+
+def add_pages(site):
+    version = next((site / "assets/pyodide").iterdir()).name
+    snapshot = next((site / "assets/course").glob("python.*.snapshot.gz")).name
+    for name, worker in (("floor-bare", BARE), ("floor-snapshot", SNAPSHOT_ONLY)):
+        (site / name).mkdir()
+        (site / name / "index.html").write_text(PAGE)
+        (site / name / "worker.js").write_text(worker.replace("VERSION", version).replace("SNAPSHOT", snapshot))
+    shutil.copy(ROOT / "course_browser/snapshot-format.mjs", site / "floor-snapshot/snapshot-format.mjs")
+
+
+def ready_at(page, url, name):
+    if name == "course":
+        page.goto(url + "/autograd/")
+        page.wait_for_function(COURSE_READY, timeout=60_000)
+        at = page.evaluate("performance.getEntriesByName('course:python-ready')[0].startTime")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(1000)  # the page's after-boot work done before the warm visit
+        return at
+    page.goto(f"{url}/{name}/")
+    page.wait_for_function("window.__ready", timeout=60_000)
+    return page.evaluate("window.__ready")
+
+
+def main(runs):
+    site = pathlib.Path(tempfile.mkdtemp())
+    server, url = build_and_serve(site)
+    add_pages(site)
+    names = ("floor-bare", "floor-snapshot", "course")
+    times = {}
+    with sync_playwright() as p:
+        for run in range(runs):
+            for name in names[run % 3:] + names[:run % 3]:
+                context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
+                                                               service_workers="block", bypass_csp=True)
+                page = context.new_page()
+                for kind in ("cold", "warm"):
+                    times.setdefault((name, kind), []).append(ready_at(page, url, name))
+                context.close()
+    server.shutdown()
+    print(f"Python ready, ms from navigation start, medians of {runs} runs; ratio to the bare page, paired (lowest-highest)")
+    for kind in ("cold", "warm"):
+        bare = times[("floor-bare", kind)]
+        print(f"{kind}: bare {statistics.median(bare):.0f}")
+        for name in names[1:]:
+            ratios = sorted(a / b for a, b in zip(times[(name, kind)], bare))
+            print(f"  {name:<16}{statistics.median(times[(name, kind)]):>6.0f}   {statistics.median(ratios):.2f} "
+                  f"({ratios[0]:.2f}-{ratios[-1]:.2f})")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
