@@ -104,6 +104,9 @@ export async function mountExercise(root, { level, createEditor }) {
   host.after(bar, result, hints, solution);
 
   let saveTimer = null;
+  // in the skip-level test: the editor folds the given code, and a seen answer costs
+  // the test itself (level.js says so after)
+  const inQuiz = !!root.closest(".course-quiz");
   const editor = createEditor(host, {
     doc,
     selection: hadFocus ? selection : null,
@@ -113,7 +116,7 @@ export async function mountExercise(root, { level, createEditor }) {
       saveTimer = setTimeout(() => progress.saveCode(slot, text), 300);
     },
     onCheck: () => check.click(),
-    fold: root.closest(".course-quiz") ? starter : null, // a skip test shows the blanks, not the whole engine
+    fold: inQuiz ? starter : null, // a skip test shows the blanks, not the whole engine
   });
   if (hadFocus) editor.focus();
   if (typedEarly && doc !== saved) progress.saveCode(slot, doc);
@@ -182,8 +185,6 @@ export async function mountExercise(root, { level, createEditor }) {
     editor.focus();
   });
 
-  // in the skip-level test, a seen answer costs the test itself (level.js says so after)
-  const inQuiz = !!root.closest(".course-quiz");
   let hintsShown = 0;
   const hintState = progress.item(level, slot);
   /** Show the next hint; the button then says what its next press does, not which
