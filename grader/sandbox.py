@@ -229,22 +229,29 @@ FUNCTION_ATTRS = ("__code__", "__defaults__", "__kwdefaults__")
 
 def _snapshot_objects(module_states, trusted_names):
     """Functions (code, defaults) and classes (their dicts) defined in our modules,
-    so a patch like `grade.__code__ = ...` or `Learner.__getitem__ = ...` is undone."""
+    so a patch like `grade.__code__ = ...` or `Learner.__getitem__ = ...` is undone.
+    Once the guard is armed only the classes are needed, and the capture skips
+    every other value at once (the browser's boot pays for this walk)."""
+    armed = guard_armed()
     functions, classes, seen = [], [], set()
     for state in module_states:
         for value in state.values():
-            if id(value) in seen:
+            is_class = (isinstance(value, type) and isinstance(value.__module__, str)
+                        and value.__module__ in trusted_names)
+            if (armed and not is_class) or id(value) in seen:
                 continue
             seen.add(id(value))
-            if isinstance(value, type) and isinstance(value.__module__, str) and value.__module__ in trusted_names:
+            if is_class:
                 saved = dict(vars(value))
                 classes.append((value, saved, list(saved), list(saved.values())))
-                members = list(vars(value).values())
+                members = list(saved.values())
             else:
                 members = [value]
+            if armed:
+                continue
             for member in members:
                 fn = getattr(member, "__func__", member)
-                if type(fn).__name__ == "function" and not guard_armed():
+                if type(fn).__name__ == "function":
                     functions.append((fn, [(a, getattr(fn, a)) for a in FUNCTION_ATTRS]))
     return functions, classes
 
