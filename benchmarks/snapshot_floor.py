@@ -4,12 +4,16 @@ in the same run, cold and warm (HTTP-cached).
 
     .venv/bin/python benchmarks/snapshot_floor.py [runs]
 
-The "snapshot only" page fetches the build's snapshot, inflates and unpacks it, and
-passes it to loadPyodide's private `_loadSnapshot` (as the course worker does), and
-does nothing else: no course files, no guard, no page. Ratios are the median of
-per-run ratios to the bare page, with the lowest and highest.
+The "snapshot only" page fetches, inflates, unpacks and checks the build's snapshot
+with the worker's own module (course_browser/snapshot-fetch.mjs), passes it to
+loadPyodide's private `_loadSnapshot` as the course worker does, and does nothing
+else: no course files, no guard, no page. Ratios are the median of per-run ratios
+to the bare page, with the lowest and highest.
 """
 
+import gzip
+import hashlib
+import json
 import pathlib
 import shutil
 import statistics
@@ -32,12 +36,8 @@ BARE = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
 await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href });
 postMessage("ready");"""
 SNAPSHOT_ONLY = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
-import { unpack } from "./snapshot-format.mjs";
-const memory = (async () => {
-  const gz = await (await fetch("../assets/course/SNAPSHOT")).arrayBuffer();
-  const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return unpack(new Uint8Array(await new Response(stream).arrayBuffer()));
-})();
+import { fetchSnapshot } from "./snapshot-fetch.mjs";
+const memory = fetchSnapshot(SNAPSHOT).then(({ memory }) => memory);
 await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href, _loadSnapshot: memory });
 postMessage("ready");"""
 COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
@@ -45,12 +45,16 @@ COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'
 
 def add_pages(site):
     version = next((site / "assets/pyodide").iterdir()).name
-    snapshot = next((site / "assets/course").glob("python.*.snapshot.gz")).name
+    snapshot = next((site / "assets/course").glob("python.*.snapshot.gz"))
+    data = snapshot.read_bytes()
+    found = json.dumps({"url": f"../assets/course/{snapshot.name}", "sha256": hashlib.sha256(data).hexdigest(),
+                        "bodySha256": hashlib.sha256(gzip.decompress(data)).hexdigest()})
     for name, worker in (("floor-bare", BARE), ("floor-snapshot", SNAPSHOT_ONLY)):
         (site / name).mkdir()
         (site / name / "index.html").write_text(PAGE)
-        (site / name / "worker.js").write_text(worker.replace("VERSION", version).replace("SNAPSHOT", snapshot))
-    shutil.copy(ROOT / "course_browser/snapshot-format.mjs", site / "floor-snapshot/snapshot-format.mjs")
+        (site / name / "worker.js").write_text(worker.replace("VERSION", version).replace("SNAPSHOT", found))
+    for module in ("snapshot-fetch.mjs", "snapshot-format.mjs"):  # the worker's own way to fetch it
+        shutil.copy(ROOT / "course_browser" / module, site / "floor-snapshot" / module)
 
 
 def ready_at(page, url, name):

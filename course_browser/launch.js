@@ -23,7 +23,8 @@ export function readConfig() {
  * secure context, no DecompressionStream): Python then boots normally. */
 function snapshotConfig(snapshot, base) {
   const usable = snapshot && globalThis.crypto?.subtle && typeof DecompressionStream === "function";
-  return usable ? { url: new URL(snapshot.file, base).href, sha256: snapshot.sha256, bodySha256: snapshot.bodySha256 } : null;
+  return usable ? { url: new URL(snapshot.file, base).href, sha256: snapshot.sha256, bodySha256: snapshot.bodySha256,
+    size: snapshot.size } : null;
 }
 
 /** Create the worker and send it the boot message. Messages that arrive before

@@ -41,17 +41,82 @@ export function pack(bytes) {
   return body;
 }
 
-/** The memory again, from `pack`'s bytes; throws on anything else. */
-export function unpack(body) {
-  const headerLength = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(body.subarray(4, 4 + headerLength)));
-  if (header.format !== FORMAT) throw new Error(`not a ${FORMAT} file`);
-  const memory = new Uint8Array(header.size);
-  let at = 4 + headerLength;
-  for (const [offset, length] of header.segments) {
-    memory.set(body.subarray(at, at + length), offset);
-    at += length;
+/** Unpacks `pack`'s bytes as they arrive, in pieces of any size, straight into the
+ * memory (no copy of the whole body is kept): `push` each piece, then `finish()`
+ * returns the memory; either throws on anything that is not such a file. The memory
+ * is `target` when given (it must have the size the file records), else a new one. */
+export class Unpacker {
+  #target; // where the memory goes, when the caller laid it out before the first byte
+  #pending = []; // the first pieces, until the header is complete
+  #pendingLength = 0;
+  #memory = null;
+  #segments = null;
+  #segment = 0; // the segment being written, and how much of it is
+  #written = 0;
+
+  constructor(target = null) {
+    this.#target = target;
   }
-  if (at !== body.length) throw new Error("snapshot body has the wrong length");
-  return memory;
+
+  push(piece) {
+    if (this.#memory) {
+      this.#fill(piece);
+      return;
+    }
+    this.#pending.push(piece);
+    this.#pendingLength += piece.length;
+    if (this.#pendingLength < 4) return;
+    const head = this.#pending.length === 1 ? this.#pending[0] : concat(this.#pending, this.#pendingLength);
+    this.#pending = [head];
+    const headerLength = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true);
+    if (head.length < 4 + headerLength) return;
+    const header = JSON.parse(new TextDecoder().decode(head.subarray(4, 4 + headerLength)));
+    if (header.format !== FORMAT) throw new Error(`not a ${FORMAT} file`);
+    if (this.#target && this.#target.length !== header.size) throw new Error("snapshot of a memory of another size");
+    this.#memory = this.#target ?? new Uint8Array(header.size);
+    this.#segments = header.segments;
+    this.#pending = null;
+    this.#fill(head.subarray(4 + headerLength));
+  }
+
+  #fill(piece) {
+    for (let at = 0; at < piece.length;) {
+      const [offset, length] = this.#segments[this.#segment] ?? wrongLength();
+      const n = Math.min(length - this.#written, piece.length - at);
+      this.#memory.set(piece.subarray(at, at + n), offset + this.#written);
+      at += n;
+      this.#written += n;
+      if (this.#written === length) {
+        this.#segment += 1;
+        this.#written = 0;
+      }
+    }
+  }
+
+  finish() {
+    if (!this.#memory || this.#segment !== this.#segments.length) wrongLength();
+    return this.#memory;
+  }
+}
+
+function wrongLength() {
+  throw new Error("snapshot body has the wrong length");
+}
+
+/** The pieces in one array (`length`: their total). */
+export function concat(pieces, length = pieces.reduce((n, piece) => n + piece.length, 0)) {
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    whole.set(piece, at);
+    at += piece.length;
+  }
+  return whole;
+}
+
+/** The memory again, from `pack`'s bytes in one piece; throws on anything else. */
+export function unpack(body) {
+  const unpacker = new Unpacker();
+  unpacker.push(body);
+  return unpacker.finish();
 }

@@ -1,7 +1,7 @@
 // The course's one Python: Pyodide in a module Web Worker, for the whole visit.
 //
 // Protocol (main -> worker):
-//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256}}
+//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256, size}}
 //   {type: "call", id, fn, args}       fn is a function of grader.worker_api
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
@@ -16,7 +16,7 @@
 // a module worker drops messages that arrive before `onmessage` exists.
 
 import { AFTER_RESTORE, importCourse } from "./interpreter.mjs";
-import { unpack } from "./snapshot-format.mjs";
+import { restoreFromSnapshot } from "./snapshot-fetch.mjs";
 
 const post = self.postMessage.bind(self); // captured before any learner code can touch it
 let booting = null;
@@ -44,86 +44,28 @@ self.onmessage = (event) => {
   else if (msg.type === "call") handleCall(msg);
 };
 
-// The build's memory snapshot (course_build/snapshot.py, made by snapshot.mjs): the
-// interpreter with the course imported, restored through Pyodide's private
-// `_loadSnapshot` instead of a normal boot. The page sends the file's SHA-256, built
-// into its HTML; the worker restores only bytes that match, and boots normally when
-// the file is missing, altered, or refused by Pyodide (another build, say).
-
-/** Why the snapshot could not be used: "missing" | "hash" | "load" (see boot). */
-function rejected(reason) {
-  return Object.assign(new Error(`snapshot ${reason}`), { snapshotRejected: reason });
-}
-
-/** Fetch, check and unpack the snapshot: its memory, and what each step cost (ms). */
-async function fetchSnapshot({ url, sha256, bodySha256 }) {
-  const started = performance.now();
-  let bytes;
-  try {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
-  } catch {
-    throw rejected("missing");
-  }
-  const fetched = performance.now();
-  // A host that sends the file with Content-Encoding: gzip hands over the body itself.
-  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if ((await sha256Hex(bytes)) !== (gzipped ? sha256 : bodySha256)) throw rejected("hash");
-  const hashed = performance.now();
-  const body = gzipped ? await gunzip(bytes) : bytes;
-  const inflated = performance.now();
-  const memory = unpack(body);
-  const timings = { snapshotFetch: fetched - started, snapshotHash: hashed - fetched,
-    ...(gzipped ? { snapshotInflate: inflated - hashed } : {}), snapshotUnpack: performance.now() - inflated };
-  return { memory, timings };
-}
-
-/** Inflate in one pass into a buffer of the size gzip records (ISIZE, its last four
- * bytes): no list of chunks to join afterwards. */
-async function gunzip(bytes) {
-  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true);
-  const stream = new DecompressionStream("gzip");
-  const writer = stream.writable.getWriter();
-  writer.write(bytes).catch(() => {}); // a failure surfaces in read() below
-  writer.close().catch(() => {});
-  const body = new Uint8Array(size);
-  const reader = stream.readable.getReader();
-  let at = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    body.set(chunk.value, at); // throws past the recorded size
-    at += chunk.value.length;
-  }
-  if (at !== size) throw new Error("snapshot: inflated size differs from the recorded one");
-  return body;
-}
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** Python with the course imported: from the snapshot when there is one that
  * checks out, otherwise (or when restoring it fails) by a normal boot. */
-async function startPython(loadPyodide, indexURL, zip, snapshot) {
-  if (snapshot) {
+async function startPython(loadPyodide, indexURL, zip, restore) {
+  if (restore) {
     try {
-      // a promise: Pyodide fetches its wasm meanwhile, and waits for the memory only to instantiate it
-      const memory = snapshot.then((found) => found.memory);
-      memory.catch(() => {}); // a rejection is handled below, once Pyodide has awaited it
-      const py = await loadPyodide({ indexURL, _loadSnapshot: memory });
-      // Pyodide copied the bytes into its own memory but keeps the promise in its config:
+      const py = await loadPyodide({ indexURL, ...restore.options });
+      const restored = performance.now();
+      // Pyodide copied the bytes into its own memory but keeps them in its config:
       // detach them, or 31 MB stay allocated for the whole visit
-      (await memory).buffer.transfer?.(0);
+      restore.options._loadSnapshot.buffer.transfer?.(0);
       const api = importCourse(py, zip); // the files again (a snapshot holds memory only); imports are done
       py.runPython(AFTER_RESTORE);
-      return { py, api, mode: "snapshot", timings: await snapshot.then(({ timings }) => timings) };
+      const timings = await restore.checked;
+      return { py, api, mode: "snapshot",
+        timings: { ...timings, snapshotWaited: restore.waited, courseFiles: performance.now() - restored } };
     } catch (error) {
-      post({ type: "snapshot-rejected", reason: error?.snapshotRejected || "load", detail: String(error?.message || error) });
+      const reason = await restore.checked.then(() => "load", (failure) => failure.snapshotRejected || "load");
+      post({ type: "snapshot-rejected", reason, detail: String(error?.message || error) });
     }
   }
   const py = await loadPyodide({ indexURL });
-  return { py, api: importCourse(py, zip), mode: snapshot ? "fallback" : "normal", timings: {} };
+  return { py, api: importCourse(py, zip), mode: restore ? "fallback" : "normal", timings: {} };
 }
 
 // What reaches storage, the network or new code. Deleted from the worker's global
@@ -167,9 +109,11 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, snapshot }) {
   try {
     post({ type: "progress", text: "Loading Python…" });
     const indexURL = new URL(".", pyodideUrl).href;
-    // all three at once: Pyodide's loader, the course files, the snapshot
-    const snapshotLookup = snapshot ? fetchSnapshot(snapshot) : null;
-    snapshotLookup?.catch(() => {}); // handled in startPython, not an unhandled rejection
+    // all at once: Pyodide's loader and its 1.2 MB runtime script (which loadPyodide would
+    // start to import only after its own set-up; it then finds the same module, loaded
+    // or on its way), the course files, the snapshot
+    import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
+    const restore = snapshot ? restoreFromSnapshot(snapshot) : null;
     const [{ loadPyodide }, zip] = await Promise.all([
       import(pyodideUrl),
       fetch(zipUrl).then((r) => {
@@ -178,7 +122,7 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, snapshot }) {
       }),
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, zip, snapshotLookup);
+    const booted = await startPython(loadPyodide, indexURL, zip, restore);
     pyodide = booted.py;
     api = booted.api;
     const loaded = performance.now();

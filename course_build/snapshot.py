@@ -46,6 +46,7 @@ class Snapshot:
     data: bytes  # the file as shipped (gzip)
     sha256: str  # of `data`
     body_sha256: str  # of the decompressed body, for a host that decodes the gzip on the way
+    size: int  # of the memory it restores: the worker lays it out before the first byte arrives
 
     @property
     def name(self):
@@ -53,7 +54,7 @@ class Snapshot:
 
     def config(self):
         """What the page's runtime config says about it (course_browser/launch.js)."""
-        return {"file": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256}
+        return {"file": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256, "size": self.size}
 
 
 def cache_key(pyodide_dir, zip_bytes):
@@ -77,7 +78,14 @@ def make_snapshot(pyodide_dir, zip_bytes, cache=CACHE):
         partial.replace(cached)  # atomic: a build running alongside reads all or nothing
         for old in sorted(cached.parent.glob("*.gz"), key=lambda p: p.stat().st_mtime)[:-3]:
             old.unlink(missing_ok=True)  # a few courses' worth (branches, worktrees), no more
-    return Snapshot(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(gzip.decompress(data)).hexdigest())
+    body = gzip.decompress(data)
+    return Snapshot(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
+
+
+def memory_size(body):
+    """The size of the memory a snapshot body restores, from its header (snapshot-format.mjs)."""
+    header_length = int.from_bytes(body[:4], "little")
+    return json.loads(body[4:4 + header_length])["size"]
 
 
 def _run_node(pyodide_dir, zip_bytes):

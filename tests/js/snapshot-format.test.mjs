@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { pack, segments, unpack } from "../../course_browser/snapshot-format.mjs";
+import { pack, segments, Unpacker, unpack } from "../../course_browser/snapshot-format.mjs";
 
 function memoryLike() {
   const bytes = new Uint8Array(300_000);
@@ -34,4 +34,29 @@ test("anything else is refused", () => {
   new DataView(forged.buffer).setUint32(0, other.length, true);
   forged.set(other, 4);
   assert.throws(() => unpack(forged), /not a byoa-snapshot-1 file/);
+});
+
+test("the body may arrive in pieces of any size", () => {
+  const memory = memoryLike();
+  const body = pack(memory);
+  for (const size of [1, 3, 7, 4096, 65_536]) {
+    const unpacker = new Unpacker();
+    for (let at = 0; at < body.length; at += size) unpacker.push(body.subarray(at, at + size));
+    assert.deepEqual(unpacker.finish(), memory, `pieces of ${size}`);
+  }
+  const short = new Unpacker();
+  short.push(body.subarray(0, 10));
+  assert.throws(() => short.finish(), /wrong length/);
+  const long = new Unpacker();
+  assert.throws(() => long.push(new Uint8Array([...body, 1])), /wrong length/);
+});
+
+test("a memory laid out beforehand is filled in place, if it has the recorded size", () => {
+  const memory = memoryLike();
+  const target = new Uint8Array(memory.length);
+  const unpacker = new Unpacker(target);
+  unpacker.push(pack(memory));
+  assert.equal(unpacker.finish(), target);
+  assert.deepEqual(target, memory);
+  assert.throws(() => new Unpacker(new Uint8Array(10)).push(pack(memory)), /another size/);
 });

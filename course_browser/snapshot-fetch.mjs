@@ -1,0 +1,108 @@
+// The build's memory snapshot (course_build/snapshot.py, made by snapshot.mjs), as the
+// worker restores it: the interpreter with the course imported, through Pyodide's
+// private `_loadSnapshot` instead of a normal boot. The page sends the file's SHA-256,
+// built into its HTML; only bytes that match reach Pyodide, and the worker boots
+// normally when the file is missing, altered, or refused by Pyodide (another build,
+// say). Also used by benchmarks/snapshot_floor.py's snapshot-only page.
+//
+// Why it is laid out this way: Pyodide compiles its wasm only once `_loadSnapshot` has
+// given it the memory, and that compile took as long as the snapshot's own download.
+// So the memory goes to Pyodide at once, still empty, and the snapshot streams into it
+// while the wasm compiles; Pyodide's `fsInit` hook, which it awaits after compiling and
+// before it reads the memory, waits for the last byte and the hash check.
+
+import { concat, Unpacker } from "./snapshot-format.mjs";
+
+/** Start restoring from `snapshot` ({url, sha256, bodySha256, size}): loadPyodide's
+ * `options`; `checked`, the promise of what each step cost (ms), which rejects with
+ * the reason the snapshot can't be used; and, once Pyodide has compiled, how long it
+ * `waited` for the snapshot after that. A memory that fails its check is wiped before
+ * Pyodide reads it: Pyodide then refuses it (no header) and loadPyodide rejects. */
+export function restoreFromSnapshot(snapshot) {
+  const memory = new Uint8Array(snapshot.size);
+  const checked = fetchSnapshot(snapshot, memory);
+  checked.catch(() => {}); // awaited by fsInit and by the caller
+  const restore = { checked, waited: null, options: { _loadSnapshot: memory } };
+  restore.options.fsInit = async () => {
+    const compiled = performance.now();
+    try {
+      await checked;
+    } catch {
+      memory.fill(0);
+    }
+    restore.waited = performance.now() - compiled; // 0: the wasm compile took longer than the snapshot
+  };
+  return restore;
+}
+
+/** Why the snapshot could not be used: "missing" | "hash" | "load" (see the worker's boot). */
+function rejected(reason) {
+  return Object.assign(new Error(`snapshot ${reason}`), { snapshotRejected: reason });
+}
+
+/** Fetch, inflate and unpack the snapshot into `memory` as its bytes arrive, then check
+ * their hash: what each step cost (ms). After a failure nothing more is written. */
+async function fetchSnapshot({ url, sha256, bodySha256 }, memory) {
+  const started = performance.now();
+  let reader;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    reader = response.body.getReader();
+  } catch {
+    throw rejected("missing");
+  }
+  const received = []; // the bytes as they came, for the hash
+  const unpacker = new Unpacker(memory);
+  let failure = null; // bytes that are no snapshot: reported after the hash check, which names them
+  const unpack = (piece) => {
+    try {
+      if (!failure) unpacker.push(piece);
+    } catch (error) {
+      failure = error;
+    }
+  };
+  let inflate = null;
+  try {
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) {
+      if (!received.length && piece.value[0] === 0x1f && piece.value[1] === 0x8b) inflate = inflater(unpack);
+      received.push(piece.value);
+      if (inflate) inflate.write(piece.value);
+      else unpack(piece.value); // a host that sends the file with Content-Encoding: gzip hands over the body
+    }
+  } catch {
+    failure = rejected("missing");
+  }
+  inflate?.close();
+  const streamed = performance.now();
+  if (!failure && (await sha256Hex(concat(received))) !== (inflate ? sha256 : bodySha256)) failure = rejected("hash");
+  const hashed = performance.now();
+  if (inflate) await inflate.done.catch((error) => { failure ??= error; });
+  if (failure) throw failure;
+  unpacker.finish();
+  return { [inflate ? "snapshotFetchInflate" : "snapshotFetch"]: streamed - started,
+    snapshotHash: hashed - streamed, snapshotRest: performance.now() - hashed };
+}
+
+/** A gzip stream that hands what it inflates to `unpack` while more arrives: write(),
+ * close(), and `done`, which settles once all of it is handed over (rejects on bytes
+ * that are no gzip: the hash check, which comes first, reports those). */
+function inflater(unpack) {
+  const stream = new DecompressionStream("gzip");
+  const writer = stream.writable.getWriter();
+  const done = (async () => {
+    const reader = stream.readable.getReader();
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) unpack(piece.value);
+  })();
+  done.catch(() => {}); // awaited after the hash check
+  return {
+    write: (piece) => writer.write(piece).catch(() => {}), // a failure surfaces in `done`
+    close: () => writer.close().catch(() => {}),
+    done,
+  };
+}
+
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
