@@ -1,30 +1,35 @@
 """The floor under the snapshot boot: what a page that only restores the build's
 memory snapshot achieves, next to the bare loadPyodide() page and the course page,
-in the same run, cold and warm (HTTP-cached).
+in the same run, cold and warm (HTTP-cached); and the floor under the first visit's
+transfer: the size of a snapshot of Pyodide alone, beside the course's.
 
     .venv/bin/python benchmarks/snapshot_floor.py [runs]
 
-The "snapshot only" page fetches, inflates, unpacks and checks the build's snapshot
-with the worker's own module (course_browser/snapshot-fetch.mjs), passes it to
-loadPyodide's private `_loadSnapshot` as the course worker does, and does nothing
-else: no course files, no guard, no page. Ratios are the median of per-run ratios
+The "snapshot only" page restores the build's snapshot with the worker's own module
+(course_browser/snapshot-fetch.mjs: streamed into the memory while Pyodide compiles,
+checked before Pyodide reads it) and imports Pyodide's runtime script early, as the
+course worker does, and does nothing else: no course files, no guard, no page. Ratios are the median of per-run ratios
 to the bare page, with the lowest and highest.
 """
 
 import gzip
 import hashlib
 import json
+import os
 import pathlib
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 
+import brotli
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from course_build.snapshot import memory_size  # noqa: E402
 from tests.e2e.site_server import build_and_serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,9 +41,11 @@ BARE = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
 await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href });
 postMessage("ready");"""
 SNAPSHOT_ONLY = """import { loadPyodide } from "../assets/pyodide/VERSION/pyodide.mjs";
-import { fetchSnapshot } from "./snapshot-fetch.mjs";
-const memory = fetchSnapshot(SNAPSHOT).then(({ memory }) => memory);
-await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href, _loadSnapshot: memory });
+import { restoreFromSnapshot } from "./snapshot-fetch.mjs";
+import(new URL("../assets/pyodide/VERSION/pyodide.asm.mjs", import.meta.url).href);
+const restore = restoreFromSnapshot(SNAPSHOT);
+await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href, ...restore.options });
+await restore.checked;
 postMessage("ready");"""
 COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
 
@@ -47,8 +54,9 @@ def add_pages(site):
     version = next((site / "assets/pyodide").iterdir()).name
     snapshot = next((site / "assets/course").glob("python.*.snapshot.gz"))
     data = snapshot.read_bytes()
+    body = gzip.decompress(data)
     found = json.dumps({"url": f"../assets/course/{snapshot.name}", "sha256": hashlib.sha256(data).hexdigest(),
-                        "bodySha256": hashlib.sha256(gzip.decompress(data)).hexdigest()})
+                        "bodySha256": hashlib.sha256(body).hexdigest(), "size": memory_size(body)})
     for name, worker in (("floor-bare", BARE), ("floor-snapshot", SNAPSHOT_ONLY)):
         (site / name).mkdir()
         (site / name / "index.html").write_text(PAGE)
@@ -70,6 +78,21 @@ def ready_at(page, url, name):
     return page.evaluate("window.__ready")
 
 
+def transfer_floor(site):
+    """What any memory snapshot adds to a first visit: one of Pyodide alone, nothing
+    imported, made the way the build makes the course's, next to the course's."""
+    pyodide_dir = next((site / "assets/pyodide").iterdir())
+    course = next((site / "assets/course").glob("python.*.snapshot.gz")).read_bytes()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "alone.gz"
+        subprocess.run(["node", str(ROOT / "course_browser/snapshot.mjs"), str(pyodide_dir), "-", str(out)],
+                       cwd=ROOT, check=True, capture_output=True, env={**os.environ, "TZ": "UTC"})
+        alone = out.read_bytes()
+    print("Transfer floor: the snapshot file, gzip as shipped (Brotli q11 of its body, for a host that serves copies)")
+    for name, data in (("Pyodide alone", alone), ("the course", course)):
+        print(f"  {name:<16}{len(data) / 1e6:>6.2f} MB  ({len(brotli.compress(gzip.decompress(data))) / 1e6:.2f} MB)")
+
+
 def main(runs):
     site = pathlib.Path(tempfile.mkdtemp())
     server, url = build_and_serve(site)
@@ -86,6 +109,7 @@ def main(runs):
                     times.setdefault((name, kind), []).append(ready_at(page, url, name))
                 context.close()
     server.shutdown()
+    transfer_floor(site)
     print(f"Python ready, ms from navigation start, medians of {runs} runs; ratio to the bare page, paired (lowest-highest)")
     for kind in ("cold", "warm"):
         bare = times[("floor-bare", kind)]

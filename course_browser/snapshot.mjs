@@ -1,6 +1,6 @@
 // Build-time memory snapshot of the course's Python, made in Node with the same npm
 // Pyodide the site ships (Pyodide refuses a snapshot from any other build).
-//   node course_browser/snapshot.mjs <pyodide dir> <course zip> <output>
+//   node course_browser/snapshot.mjs <pyodide dir> <course zip | -> <output>
 // The output is the interpreter right after `importCourse` (interpreter.mjs): the
 // engine, the labs and the grader's worker side imported, nothing armed, no learner
 // code. The worker restores it through `loadPyodide({_loadSnapshot})`.
@@ -24,7 +24,7 @@ async function main([pyodideDir, zipPath, output]) {
   const pyodide = await loadPyodide({
     indexURL: `${resolve(pyodideDir)}/`, _makeSnapshot: true, _sysExecutable: "./this.program",
   });
-  importCourse(pyodide, new Uint8Array(readFileSync(zipPath)));
+  if (zipPath !== "-") importCourse(pyodide, new Uint8Array(readFileSync(zipPath))); // "-": Pyodide alone, for the benchmarks
   const memory = pyodide.makeMemorySnapshot();
   const body = pack(memory);
   writeFileSync(output, gzipSync(body, { level: 6 }));
