@@ -96,6 +96,19 @@ def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     assert not [k for k in page.evaluate("Object.keys(localStorage)") if "snapshot" in k]
 
 
+def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
+    """The snapshot is 6.3 MB more on a first visit: a browser set to save data
+    (Save-Data) boots Python normally and never fetches it."""
+    page.add_init_script("Object.defineProperty(NetworkInformation.prototype, 'saveData', {get: () => true})")
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site + LEVEL)
+    python_ready(page)
+    assert boot_mode(page) == "normal"
+    assert not [url for url in requested if ".snapshot.gz" in url]
+    passes(page)
+
+
 def test_each_boot_draws_its_own_random_numbers(browser, site):
     """The build's random state is not every visitor's."""
     draws = []
