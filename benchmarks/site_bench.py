@@ -265,6 +265,7 @@ def main():
             results["first_key"].append(first_key(page, url + "/autograd/"))
             page.wait_for_function(READY, timeout=60_000)
             results["ours_cold"].append(mark(page, "course:python-ready"))
+            results.setdefault("cold_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
             results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
                 "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
             results["bytes_first"].append(sum(sent.values()))
@@ -347,7 +348,7 @@ def ratio_text(ours, reference, goal):
 
 
 def report(r, checks, instant):
-    med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "warm_modes")}
+    med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "cold_modes", "warm_modes")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start")
     print("ratio = median of the per-run ratios ours / reference (each pair measured back to back), (lowest–highest)\n")
     print(f"{'measure':<58}{'ours':>10}{'reference':>11}   ratio (spread)")
@@ -363,7 +364,7 @@ def report(r, checks, instant):
     print("    reference: the same page built with plain Material, no course plugin")
     print(f"{'    CodeMirror has taken over the first editor':<58}{med['editor']:>8.0f}ms")
     for kind, goal in (("cold", 0.75), ("warm", 0.3)):
-        label = f"(2) Check can run, {kind}" + (f" ({'/'.join(sorted(set(r['warm_modes'])))} boot)" if kind == "warm" else " (normal boot)")
+        label = f"(2) Check can run, {kind} ({'/'.join(sorted(set(r[f'{kind}_modes'])))} boot)"
         print(f"{label:<58}{med[f'ours_{kind}']:>8.0f}ms{med[f'bare_{kind}']:>9.0f}ms  "
               f"{ratio_text(r[f'ours_{kind}'], r[f'bare_{kind}'], goal)}")
     print("    reference: a bare page that only calls loadPyodide() in a module worker, same files")

@@ -24,7 +24,8 @@ export function readConfig() {
  * save data (Save-Data): the snapshot halves the boot but is 6.3 MB more to download.
  * Python then boots normally. */
 function snapshotConfig(snapshot, base) {
-  const usable = snapshot && globalThis.crypto?.subtle && typeof DecompressionStream === "function"
+  const usable = snapshot && Number.isSafeInteger(snapshot.size) && snapshot.size > 0
+    && globalThis.crypto?.subtle && typeof DecompressionStream === "function"
     && globalThis.navigator?.connection?.saveData !== true;
   return usable ? { url: new URL(snapshot.file, base).href, sha256: snapshot.sha256, bodySha256: snapshot.bodySha256,
     size: snapshot.size } : null;
