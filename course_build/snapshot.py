@@ -14,7 +14,12 @@ Pyodide's snapshot options are private (`_makeSnapshot`, `makeMemorySnapshot()`,
 version they were checked against: the source of src/js/snapshot.ts and
 src/js/api.ts (`finalizeBootstrap`) read at the 314.0.x tags, the restored
 interpreter's state compared with a normal boot's (modules, sys.path, os.environ,
-sys.executable), and the e2e tests run in Chromium. Pyodide itself refuses a
+sys.executable), and the e2e tests run in Chromium. The worker also relies on the
+order of loadPyodide's steps (course_browser/snapshot-fetch.mjs): it reads
+`_loadSnapshot` before instantiating the wasm, runs the public `fsInit` hook among
+the runtime's pre-run steps after instantiating, and copies the memory in only
+after them (pyodide.mjs `prepareSnapshot`, pyodide.asm.mjs `createWasm(); run()`,
+read at 314.0.7). Pyodide itself refuses a
 snapshot from another build (its header carries the build id of pyodide.asm.*).
 Another version builds with a warning (so `mkdocs build --strict` stops) until it
 has been checked the same way and VERIFIED_PYODIDE updated.
