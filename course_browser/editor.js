@@ -47,7 +47,9 @@ const materialHighlight = HighlightStyle.define([
 const materialTheme = EditorView.theme({
   "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", fontSize: "0.8rem" },
   ".cm-content": { fontFamily: "var(--md-code-font-family, monospace)", caretColor: "var(--md-code-fg-color)" },
-  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", opacity: "0.85", border: "none" },
+  // opaque, or a line scrolled sideways shows through the numbers: the muted colour is mixed, not faded
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", border: "none",
+    color: "color-mix(in srgb, var(--md-code-fg-color) 85%, var(--md-code-bg-color))" },
   "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
   ".cm-activeLine": { backgroundColor: "transparent" },
   ".cm-activeLineGutter": { backgroundColor: "transparent", fontWeight: "700" },
