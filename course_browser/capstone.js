@@ -2,7 +2,7 @@
 // they wrote and solved (labs/capstone.py), trains MLP(2, [8, 8, 1]) next to the
 // reference engine, a few steps per call so progress shows; then one gradient
 // check per piece points at the blank behind any difference. It grants no progress.
-import { button, el, liveStatus, mountOnce } from "./dom.js";
+import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { boundaryLegend, drawDecisionBoundary } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
 import { svg } from "./svg.js";
@@ -83,13 +83,10 @@ export function mountCapstone(root) {
     verdict.append(list);
   }
 
-  train.addEventListener("click", async () => {
-    // busy, not disabled: a disabled button drops the keyboard's focus to the page
-    if (train.getAttribute("aria-disabled") === "true") return;
+  onBusyClick(train, async () => {
     const rt = python();
     const codes = learnerCodes(pieces);
     renderPieces(codes);
-    train.setAttribute("aria-disabled", "true");
     verdict.replaceChildren();
     boundaryFigure.hidden = true;
     const losses = [], reference = [];
@@ -131,8 +128,6 @@ export function mountCapstone(root) {
       explain(checked.pieces);
     } catch (error) {
       status.textContent = `Training stopped: ${error.message}`;
-    } finally {
-      train.removeAttribute("aria-disabled");
     }
   });
 }

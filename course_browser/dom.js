@@ -30,6 +30,21 @@ export function button(label, className = "") {
   return el("button", { type: "button", className: `md-button course-button ${className}`.trim(), textContent: label });
 }
 
+/** Run the async `handler` when `button` is clicked, one run at a time: meanwhile the
+ * button says it is busy and ignores clicks (aria-disabled, not disabled: a disabled
+ * button drops the keyboard's focus to the page). */
+export function onBusyClick(button, handler) {
+  button.addEventListener("click", async () => {
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
+    try {
+      await handler();
+    } finally {
+      button.removeAttribute("aria-disabled");
+    }
+  });
+}
+
 /** A region whose changes screen readers announce without interrupting. */
 export function liveStatus(tag, className, text = "") {
   return el(tag, { className, role: "status", "aria-live": "polite", textContent: text });

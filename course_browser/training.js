@@ -2,7 +2,7 @@
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary (with axes and a legend), and the network itself with a
 // draggable test point. Each picture shows once there is something in it.
-import { button, el, liveStatus, mountOnce } from "./dom.js";
+import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { fmt, svg } from "./svg.js";
 import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
@@ -110,10 +110,7 @@ export function mountTraining(root) {
     setPoint([point[0] + step[0], point[1] + step[1]]);
   });
 
-  train.addEventListener("click", async () => {
-    // busy, not disabled: a disabled button drops the keyboard's focus to the page
-    if (train.getAttribute("aria-disabled") === "true") return;
-    train.setAttribute("aria-disabled", "true");
+  onBusyClick(train, async () => {
     const rt = python();
     try {
       if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
@@ -134,7 +131,6 @@ export function mountTraining(root) {
     } catch (error) {
       status.textContent = `Training stopped: ${error.message}`;
     } finally {
-      train.removeAttribute("aria-disabled");
       train.textContent = `Train again (${STEPS} steps)`;
     }
   });
