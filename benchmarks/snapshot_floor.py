@@ -13,7 +13,6 @@ to the bare page, with the lowest and highest.
 """
 
 import gzip
-import hashlib
 import json
 import os
 import pathlib
@@ -29,7 +28,7 @@ from playwright.sync_api import sync_playwright
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from course_build.snapshot import memory_size  # noqa: E402
+from course_build.snapshot import Snapshot  # noqa: E402
 from tests.e2e.site_server import build_and_serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -53,10 +52,9 @@ COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'
 def add_pages(site):
     version = next((site / "assets/pyodide").iterdir()).name
     snapshot = next((site / "assets/course").glob("python.*.snapshot.gz"))
-    data = snapshot.read_bytes()
-    body = gzip.decompress(data)
-    found = json.dumps({"url": f"../assets/course/{snapshot.name}", "sha256": hashlib.sha256(data).hexdigest(),
-                        "bodySha256": hashlib.sha256(body).hexdigest(), "size": memory_size(body)})
+    shipped = Snapshot.of(snapshot.read_bytes())
+    found = json.dumps({"url": f"../assets/course/{snapshot.name}", "sha256": shipped.sha256,
+                        "bodySha256": shipped.body_sha256, "size": shipped.size})
     for name, worker in (("floor-bare", BARE), ("floor-snapshot", SNAPSHOT_ONLY)):
         (site / name).mkdir()
         (site / name / "index.html").write_text(PAGE)

@@ -53,6 +53,12 @@ class Snapshot:
     body_sha256: str  # of the decompressed body, for a host that decodes the gzip on the way
     size: int  # of the memory it restores: the worker lays it out before the first byte arrives
 
+    @classmethod
+    def of(cls, data):
+        """The snapshot shipped as `data` (the gzip file), with what the page says of it."""
+        body = gzip.decompress(data)
+        return cls(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
+
     @property
     def name(self):
         return f"python.{self.sha256[:12]}.snapshot.gz"
@@ -83,8 +89,7 @@ def make_snapshot(pyodide_dir, zip_bytes, cache=CACHE):
         partial.replace(cached)  # atomic: a build running alongside reads all or nothing
         for old in sorted(cached.parent.glob("*.gz"), key=lambda p: p.stat().st_mtime)[:-3]:
             old.unlink(missing_ok=True)  # a few courses' worth (branches, worktrees), no more
-    body = gzip.decompress(data)
-    return Snapshot(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
+    return Snapshot.of(data)
 
 
 def memory_size(body):
