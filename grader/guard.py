@@ -194,6 +194,11 @@ def unhide(_state=STATE, _modules=MODULES, _roots=BRIDGE_ROOTS, _path=META_PATH,
     _state.update(modules={}, namespaces=[], meta_path=[], main={}, hidden=False)
     _hidden[0] = False
 '''
+# Compiled once, when this module is imported (in the build's memory snapshot, for the
+# browser): compiling at arming time ran CPython's whole compiler for the first time
+# after the restore, about 60 ms of WebAssembly compiled on first call (Chromium trace).
+# A code object holds no state: arm() runs it in a namespace of its own.
+_CODE = compile(_SOURCE, "<guard>", "exec")
 
 
 def _subclasses(root=object):
@@ -206,11 +211,11 @@ def _subclasses(root=object):
     return found
 
 
-def _bridge_class_values():
+def _bridge_class_values(classes):
     """Objects of the bridge that classes defined in bridge modules hold (converters,
     proxies): reachable through object.__subclasses__(), so hidden with the rest."""
     values = []
-    for cls in _subclasses():
+    for cls in classes:
         module = vars(cls).get("__module__")
         if type(module) is not str or module.split(".")[0] not in BRIDGE_ROOTS:
             continue
@@ -237,16 +242,16 @@ def _unpatch_the_standard_library():
         asyncio.run = asyncio.runners.run
 
 
-def _bridge_classes():
+def _bridge_classes(classes):
     """Every class defined in a bridge module, with its dict as it is now: unhide()
     puts back whatever learner code changed in them while the bridge was hidden."""
-    classes = []
-    for cls in _subclasses():
+    saved_classes = []
+    for cls in classes:
         module = vars(cls).get("__module__")
         if type(module) is str and module.split(".")[0] in BRIDGE_ROOTS:
             saved = dict(vars(cls))
-            classes.append((cls, saved, tuple(saved), tuple(saved.values())))
-    return tuple(classes)
+            saved_classes.append((cls, saved, tuple(saved), tuple(saved.values())))
+    return tuple(saved_classes)
 
 
 def arm():
@@ -261,21 +266,22 @@ def arm():
     if type(_imp.create_builtin).__name__ != "builtin_function_or_method":
         raise RuntimeError("the guard is armed already")
     _unpatch_the_standard_library()
+    classes = _subclasses()
     namespace = {
         "__builtins__": __builtins__, "BLOCKED_EVENTS": BLOCKED_EVENTS,
         "GUARDED_ATTRIBUTES": GUARDED_ATTRIBUTES, "SET_GUARDED_ATTRIBUTES": SET_GUARDED_ATTRIBUTES,
         "BRIDGE_ROOTS": BRIDGE_ROOTS, "ORIGINAL_CREATE_BUILTIN": _imp.create_builtin,
         "REFUSED": frozenset(sys.modules) | BRIDGE_ROOTS | {"_imp"},
         "STATE": {"hidden": False, "displaced": []}, "MODULES": sys.modules, "META_PATH": sys.meta_path,
-        "MAIN": sys.modules["__main__"].__dict__, "CLASS_VALUES": _bridge_class_values(),
-        "BRIDGE_CLASSES": _bridge_classes(), "HIDDEN": [False], "FILE_EVENTS": FILE_EVENTS,
+        "MAIN": sys.modules["__main__"].__dict__, "CLASS_VALUES": _bridge_class_values(classes),
+        "BRIDGE_CLASSES": _bridge_classes(classes), "HIDDEN": [False], "FILE_EVENTS": FILE_EVENTS,
         "IMPORTABLE": IMPORTABLE, "WRITE_FLAGS": WRITE_FLAGS, "GC_ENABLE": gc.enable, "GC_DISABLE": gc.disable,
         # C-level readers: no metaclass, __eq__ or __hash__ of learner code runs through them
         "TYPE_NAME": type.__dict__["__name__"].__get__, "CLASS_DICT": type.__dict__["__dict__"].__get__,
         "PROXY_GET": type(type.__dict__).get, "AS_STR": str.__str__, "STR_CONTAINS": str.__contains__,
         "MODULE_TYPE": type(sys), "MODULE_DICT": type(sys).__dict__["__dict__"].__get__, "IS": is_,
     }
-    exec(compile(_SOURCE, "<guard>", "exec"), namespace)
+    exec(_CODE, namespace)
     # Nothing below may keep a reference to `namespace`: the functions' globals are
     # that dict, and their state is in their defaults, which learner code can't read.
     _imp.create_builtin = namespace["create_builtin"]
