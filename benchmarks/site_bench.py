@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.site_server import build_and_serve, serve  # noqa: E402
 
+COURSE_FILES = re.compile(r"/assets/course/course\.\w+\.json$")  # course_build/packaging.py
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))  # more runs, steadier medians on a noisy machine
 CHROMIUM = "/usr/bin/chromium"
 READY = "window.__coursePython && window.__coursePython.state === 'ready'"
@@ -134,8 +135,9 @@ def check_with_keyboard(page, slot, code):
 
 
 def is_python(path):
-    """Pyodide's files, the course zip and the build's memory snapshot: what booting Python fetches."""
-    return "/assets/pyodide/" in path or path.endswith((".zip", ".snapshot.gz"))
+    """Pyodide's files, the course's Python files and the build's memory snapshot: what
+    booting Python fetches."""
+    return "/assets/pyodide/" in path or path.endswith(".snapshot.gz") or COURSE_FILES.search(path) is not None
 
 
 def pyodide_bytes(sent):
@@ -174,7 +176,7 @@ GROUPS = (
     ("Pyodide lockfile", lambda p: p.endswith("/pyodide-lock.json")),
     ("pyodide.mjs", lambda p: p.endswith("/pyodide.mjs")),
     ("Pyodide, other", lambda p: "/assets/pyodide/" in p),
-    ("course zip (engine, worker half of the grader)", lambda p: re.search(r"/assets/course/course\.\w+\.zip$", p)),
+    ("course's Python files (engine, worker half of the grader)", lambda p: COURSE_FILES.search(p)),
     ("Python memory snapshot (build-time, gzipped)", lambda p: p.endswith(".snapshot.gz")),
     ("exercise data (JSON)", lambda p: "/assets/course/exercises." in p),
     ("fonts (KaTeX)", lambda p: p.endswith((".woff2", ".woff", ".ttf"))),

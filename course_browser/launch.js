@@ -11,7 +11,7 @@ export function readConfig() {
     base,
     workerUrl: new URL(config.worker, base).href,
     pyodideUrl: new URL(config.pyodide, base).href,
-    zipUrl: new URL(config.zip, base).href,
+    filesUrl: new URL(config.files, base).href,
     exercisesBase: new URL(`${config.exercises}/`, base),
     snapshot: snapshotConfig(config.snapshot, base),
   };
@@ -34,7 +34,7 @@ function snapshotConfig(snapshot, base) {
 /** Create the worker and send it the boot message. Messages that arrive before
  * the runtime takes over are kept in `messages` (a worker's events are not queued
  * for a listener that does not exist yet). */
-export function launchWorker({ workerUrl, pyodideUrl, zipUrl, snapshot }) {
+export function launchWorker({ workerUrl, pyodideUrl, filesUrl, snapshot }) {
   const interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
     ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   const launched = { startedAt: performance.now(), interrupt, messages: [], error: null };
@@ -42,7 +42,7 @@ export function launchWorker({ workerUrl, pyodideUrl, zipUrl, snapshot }) {
   launched.worker.onmessage = (event) => launched.messages.push(event.data || {});
   launched.worker.onerror = (event) => { launched.error = event; };
   launched.worker.postMessage({
-    type: "boot", pyodideUrl, zipUrl, interruptBuffer: interrupt ? interrupt.buffer : null, snapshot,
+    type: "boot", pyodideUrl, filesUrl, interruptBuffer: interrupt ? interrupt.buffer : null, snapshot,
   });
   return launched;
 }

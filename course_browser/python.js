@@ -16,9 +16,9 @@ const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
 const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 
 export class PythonRuntime extends EventTarget {
-  constructor({ workerUrl, pyodideUrl, zipUrl, snapshot = null }) {
+  constructor({ workerUrl, pyodideUrl, filesUrl, snapshot = null }) {
     super();
-    this.urls = { workerUrl, pyodideUrl, zipUrl, snapshot };
+    this.urls = { workerUrl, pyodideUrl, filesUrl, snapshot };
     this.bootMode = null; // "snapshot" | "normal" | "fallback" (the snapshot was not usable)
     this.worker = null;
     this.state = "idle"; // idle | loading | ready | failed

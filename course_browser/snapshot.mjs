@@ -1,6 +1,6 @@
 // Build-time memory snapshot of the course's Python, made in Node with the same npm
 // Pyodide the site ships (Pyodide refuses a snapshot from any other build).
-//   node course_browser/snapshot.mjs <pyodide dir> <course zip | -> <output>
+//   node course_browser/snapshot.mjs <pyodide dir> <course files .json | -> <output>
 // The output is the interpreter right after `importCourse` (interpreter.mjs): the
 // engine, the labs and the grader's worker side imported, nothing armed, no learner
 // code. The worker restores it through `loadPyodide({_loadSnapshot})`.
@@ -16,7 +16,7 @@ import { gzipSync } from "node:zlib";
 import { importCourse } from "./interpreter.mjs";
 import { pack } from "./snapshot-format.mjs";
 
-async function main([pyodideDir, zipPath, output]) {
+async function main([pyodideDir, filesPath, output]) {
   const started = performance.now();
   const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
   // `_sysExecutable` as in a browser (Node would put this script's path in sys.executable
@@ -24,7 +24,7 @@ async function main([pyodideDir, zipPath, output]) {
   const pyodide = await loadPyodide({
     indexURL: `${resolve(pyodideDir)}/`, _makeSnapshot: true, _sysExecutable: "./this.program",
   });
-  if (zipPath !== "-") importCourse(pyodide, new Uint8Array(readFileSync(zipPath))); // "-": Pyodide alone, for the benchmarks
+  if (filesPath !== "-") importCourse(pyodide, JSON.parse(readFileSync(filesPath, "utf8"))); // "-": Pyodide alone, for the benchmarks
   const memory = pyodide.makeMemorySnapshot();
   const body = pack(memory);
   writeFileSync(output, gzipSync(body, { level: 6 }));

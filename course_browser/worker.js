@@ -1,7 +1,7 @@
 // The course's one Python: Pyodide in a module Web Worker, for the whole visit.
 //
 // Protocol (main -> worker):
-//   {type: "boot", pyodideUrl, zipUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256, size}}
+//   {type: "boot", pyodideUrl, filesUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256, size}}
 //   {type: "call", id, fn, args}       fn is a function of grader.worker_api
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
@@ -46,7 +46,7 @@ self.onmessage = (event) => {
 
 /** Python with the course imported: from the snapshot when there is one that
  * checks out, otherwise (or when restoring it fails) by a normal boot. */
-async function startPython(loadPyodide, indexURL, zip, restore) {
+async function startPython(loadPyodide, indexURL, files, restore) {
   if (restore) {
     try {
       const py = await loadPyodide({ indexURL, ...restore.options });
@@ -54,7 +54,7 @@ async function startPython(loadPyodide, indexURL, zip, restore) {
       // Pyodide copied the bytes into its own memory but keeps them in its config:
       // detach them, or 31 MB stay allocated for the whole visit
       restore.options._loadSnapshot.buffer.transfer?.(0);
-      const api = importCourse(py, zip); // the files again (a snapshot holds memory only); imports are done
+      const api = importCourse(py, files); // the files again (a snapshot holds memory only); imports are done
       py.runPython(AFTER_RESTORE);
       const timings = await restore.checked;
       return { py, api, mode: "snapshot",
@@ -65,7 +65,7 @@ async function startPython(loadPyodide, indexURL, zip, restore) {
     }
   }
   const py = await loadPyodide({ indexURL });
-  return { py, api: importCourse(py, zip), mode: restore ? "fallback" : "normal", timings: {} };
+  return { py, api: importCourse(py, files), mode: restore ? "fallback" : "normal", timings: {} };
 }
 
 // What reaches storage, the network or new code. Deleted from the worker's global
@@ -104,7 +104,7 @@ self.addEventListener("securitypolicyviolation", (event) => {
   post({ type: "csp-violation", directive: event.violatedDirective, blocked: String(event.blockedURI || "") });
 });
 
-async function boot({ pyodideUrl, zipUrl, interruptBuffer, snapshot }) {
+async function boot({ pyodideUrl, filesUrl, interruptBuffer, snapshot }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
@@ -114,15 +114,15 @@ async function boot({ pyodideUrl, zipUrl, interruptBuffer, snapshot }) {
     // or on its way), the course files, the snapshot
     import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
     const restore = snapshot ? restoreFromSnapshot(snapshot) : null;
-    const [{ loadPyodide }, zip] = await Promise.all([
+    const [{ loadPyodide }, files] = await Promise.all([
       import(pyodideUrl),
-      fetch(zipUrl).then((r) => {
+      fetch(filesUrl).then((r) => {
         if (!r.ok) throw new Error(`course files: HTTP ${r.status}`);
-        return r.arrayBuffer();
+        return r.json();
       }),
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, zip, restore);
+    const booted = await startPython(loadPyodide, indexURL, files, restore);
     pyodide = booted.py;
     api = booted.api;
     const loaded = performance.now();

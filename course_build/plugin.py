@@ -1,8 +1,8 @@
 """The MkDocs plugin `course`: registers the course's Markdown blocks and puts the
 browser runtime into the built site.
 
-Into `site/assets/course/` it writes the JS/CSS bundle, the worker, `course.zip`
-(the reference engine and the worker's half of the grader: it runs code and
+Into `site/assets/course/` it writes the JS/CSS bundle, the worker, the course's
+Python files as `course.<hash>.json` (the reference engine and the worker's half of the grader: it runs code and
 reports outputs, and knows no answer), and two JSON files per exercise: its
 public data (starter, hints, solution: shown only when the learner asks) and
 its grading data (cases, expected outputs, known mistakes' signatures), which
@@ -36,7 +36,7 @@ from . import csp, precompress
 from .blocks import CourseBlocksExtension
 from .math import render_math
 from .offline import write_service_worker
-from .packaging import course_zip
+from .packaging import course_bundle
 from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
 
 log = get_plugin_logger(__name__)
@@ -78,14 +78,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
                               "(npm ci, then node course_browser/build.mjs)")
         self.manifest = json.loads(manifest_path.read_text())
-        self.zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent,
-                                    Path(labs.__file__).parent)
-        self.zip_name = f"course.{hashlib.sha256(self.zip_bytes).hexdigest()[:10]}.zip"
-        self.exercises_dir_name = f"exercises.{self.zip_name.split('.')[1]}"
+        self.files_bytes = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent,
+                                         Path(labs.__file__).parent)
+        self.files_name = f"course.{hashlib.sha256(self.files_bytes).hexdigest()[:10]}.json"
+        self.exercises_dir_name = f"exercises.{self.files_name.split('.')[1]}"
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
         self.runtime_config = {
-            "zip": self.zip_name, "worker": self.manifest["worker.js"],
+            "files": self.files_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
         }
@@ -97,7 +97,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                             VERIFIED_PYODIDE, self.pyodide_version)
             # made (or read from its cache) while the pages render; the first page waits for it
             pool = ThreadPoolExecutor(max_workers=1)
-            self.snapshot_job = pool.submit(make_snapshot, Path(self.config.pyodide_dir), self.zip_bytes)
+            self.snapshot_job = pool.submit(make_snapshot, Path(self.config.pyodide_dir), self.files_bytes)
             pool.shutdown(wait=False)
         self.snapshot = None
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
@@ -113,7 +113,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if assets.exists():
             shutil.rmtree(assets)
         shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
-        (assets / self.zip_name).write_bytes(self.zip_bytes)
+        (assets / self.files_name).write_bytes(self.files_bytes)
         (assets / self.exercises_dir_name).mkdir()
         for exercise in self.exercises.values():
             folder = assets / self.exercises_dir_name
@@ -140,8 +140,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         log.info("precompressed %d files: %.1f MB -> %.1f MB brotli, %.1f MB gzip (%d compressed now, %.1f s)",
                  packed["files"], packed["raw"] / 1e6, packed["br"] / 1e6, packed["gz"] / 1e6,
                  packed["compressed"], packed["compress_s"])
-        log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.zip_name,
-                 len(self.zip_bytes) // 1024)
+        log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.files_name,
+                 len(self.files_bytes) // 1024)
 
     def built_snapshot(self):
         """The memory snapshot, once it is made; None without one (the worker boots normally)."""

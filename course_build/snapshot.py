@@ -1,7 +1,7 @@
 """The build-time memory snapshot of the browser's Python (see course_browser/snapshot.mjs).
 
 Made in Node with the npm Pyodide the site ships, once per (Pyodide build, course
-zip, snapshot scripts): the result is cached in `build/snapshot/`, so a rebuild that
+files, snapshot scripts): the result is cached in `build/snapshot/`, so a rebuild that
 changes no Python costs nothing. It runs in a thread while MkDocs renders the pages.
 
 The page learns the file's name and SHA-256 from the build (the `course-runtime`
@@ -68,21 +68,22 @@ class Snapshot:
         return {"file": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256, "size": self.size}
 
 
-def cache_key(pyodide_dir, zip_bytes):
+def cache_key(pyodide_dir, files_bytes):
     digest = hashlib.sha256()
     for path in [*(Path(pyodide_dir) / name for name in PYODIDE_BUILD), *SCRIPTS]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(b"course.zip\0" + zip_bytes)
+    digest.update(b"course.json\0" + files_bytes)
     return digest.hexdigest()[:24]
 
 
-def make_snapshot(pyodide_dir, zip_bytes, cache=CACHE):
-    """The snapshot for this course zip, from the cache or made now (about 5 s of CPU)."""
-    cached = Path(cache) / f"{cache_key(pyodide_dir, zip_bytes)}.gz"
+def make_snapshot(pyodide_dir, files_bytes, cache=CACHE):
+    """The snapshot for these course files (packaging.course_bundle), from the cache or
+    made now (about 5 s of CPU)."""
+    cached = Path(cache) / f"{cache_key(pyodide_dir, files_bytes)}.gz"
     try:
         data = cached.read_bytes()
     except FileNotFoundError:
-        data = _run_node(pyodide_dir, zip_bytes)
+        data = _run_node(pyodide_dir, files_bytes)
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{id(data)}.part")
         partial.write_bytes(data)
@@ -98,14 +99,14 @@ def memory_size(body):
     return json.loads(body[4:4 + header_length])["size"]
 
 
-def _run_node(pyodide_dir, zip_bytes):
+def _run_node(pyodide_dir, files_bytes):
     node = shutil.which("node")
     if not node:
         raise SnapshotError("node is not installed")
     with tempfile.TemporaryDirectory() as tmp:
-        zip_path, out = Path(tmp) / "course.zip", Path(tmp) / "snapshot.gz"
-        zip_path.write_bytes(zip_bytes)
-        proc = subprocess.run([node, str(SCRIPTS[0]), str(pyodide_dir), str(zip_path), str(out)],
+        files_path, out = Path(tmp) / "course.json", Path(tmp) / "snapshot.gz"
+        files_path.write_bytes(files_bytes)
+        proc = subprocess.run([node, str(SCRIPTS[0]), str(pyodide_dir), str(files_path), str(out)],
                               cwd=ROOT, capture_output=True, text=True, timeout=600,
                               env={**os.environ, "TZ": "UTC"})  # time.tzname is the build's: the same on every machine
         if proc.returncode or not out.is_file():

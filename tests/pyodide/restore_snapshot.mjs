@@ -1,18 +1,18 @@
 // Restore the build's memory snapshot in Node, as the worker does in the browser
 // (worker.js: inflate, unpack, `_loadSnapshot`, the course files again, reseed, arm,
 // capture), and report what the restored interpreter holds, as JSON.
-// Usage: node tests/pyodide/restore_snapshot.mjs <snapshot.gz> <course.zip>
+// Usage: node tests/pyodide/restore_snapshot.mjs <snapshot.gz> <course files .json>
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { AFTER_RESTORE, importCourse } from "../../course_browser/interpreter.mjs";
 import { unpack } from "../../course_browser/snapshot-format.mjs";
 
-const [snapshotPath, zipPath] = process.argv.slice(2);
+const [snapshotPath, filesPath] = process.argv.slice(2);
 const pyodide = await loadPyodide({ _loadSnapshot: unpack(new Uint8Array(gunzipSync(readFileSync(snapshotPath)))) });
 const before = JSON.parse(pyodide.runPython(`import json, sys
 json.dumps({"course_imported": "grader.worker_api" in sys.modules, "path": sys.path[:3]})`));
-const api = importCourse(pyodide, new Uint8Array(readFileSync(zipPath)));
+const api = importCourse(pyodide, JSON.parse(readFileSync(filesPath, "utf8")));
 pyodide.runPython(AFTER_RESTORE);
 const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
 const restore = pyodide.pyimport("grader.sandbox").new_restore();

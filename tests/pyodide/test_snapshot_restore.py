@@ -14,7 +14,7 @@ import pytest
 import engine
 import grader
 import labs
-from course_build.packaging import course_zip
+from course_build.packaging import course_bundle
 from course_build.snapshot import VERIFIED_PYODIDE, make_snapshot, pyodide_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,11 +24,11 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 @pytest.fixture(scope="module")
 def restored(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("snapshot")
-    zip_bytes = course_zip(Path(engine.__file__).parent, Path(grader.__file__).parent, Path(labs.__file__).parent)
-    snapshot = make_snapshot(PYODIDE, zip_bytes)
+    files = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent, Path(labs.__file__).parent)
+    snapshot = make_snapshot(PYODIDE, files)
     (tmp / "snapshot.gz").write_bytes(snapshot.data)
-    (tmp / "course.zip").write_bytes(zip_bytes)
-    proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", str(tmp / "snapshot.gz"), str(tmp / "course.zip")],
+    (tmp / "course.json").write_bytes(files)
+    proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", str(tmp / "snapshot.gz"), str(tmp / "course.json")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
