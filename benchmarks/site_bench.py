@@ -10,6 +10,9 @@ calls loadPyodide() in a module worker from the same files (boot times); the sam
 page with every script blocked (first keystroke); the same docs built with plain
 Material and no course plugin (first contentful paint).
 
+Also: the longest main-thread task before Python is ready (cold), and how long after
+a click on Stop, with `while True` running, a Check can run again.
+
 First-visit transfer is counted by the server, as sent plain and as sent by a
 host that serves the build's precompressed `.br` / `.gz` copies, with a table of
 what it contains.
@@ -48,6 +51,18 @@ FIRST_KEY = """window.__firstKey = null;
 addEventListener('input', (e) => {
   if (window.__firstKey === null && e.target.closest && e.target.closest('.course-exercise'))
     window.__firstKey = performance.now();
+}, true);"""
+# Every main-thread task of 50 ms or more (the Long Tasks API), from the page's start.
+LONG_TASKS = """window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+}).observe({ type: 'longtask', buffered: true });"""
+LONGEST_BEFORE_READY = """(() => { const ready = performance.getEntriesByName('course:python-ready')[0].startTime;
+  return Math.max(0, ...window.__longTasks.filter(([start]) => start < ready).map(([, d]) => d)); })()"""
+# When the learner pressed Stop (the page's own clock).
+STOP_CLICK = """window.__stopAt = null;
+addEventListener('click', (e) => {
+  if (e.target.closest && e.target.closest('button')?.textContent.trim() === 'Stop') window.__stopAt = performance.now();
 }, true);"""
 DRAFT = ".course-exercise .course-draft"
 # Where the first exercise's editor is now (plain text or CodeMirror), and whether a key landed.
@@ -132,6 +147,24 @@ def check_with_keyboard(page, slot, code):
         times.append(last_measure(page, "course:check"))
     assert "Passed" in ex.locator(".course-result").inner_text(), slot
     return statistics.median(times)
+
+
+def stop_then_ready(page):
+    """A runaway loop stopped: ms from the click on Stop until a Check can run again. On a
+    host that is not cross-origin isolated (no interrupt buffer), Stop replaces the worker,
+    which boots again from the (HTTP-cached) snapshot."""
+    ex = page.locator('.course-exercise[data-slot="quiz-backward-tail"]')
+    ex.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text("while True:\n    pass\n")
+    restarts = page.evaluate("window.__coursePython.restarts")
+    page.evaluate(STOP_CLICK)
+    ex.get_by_role("button", name="Run", exact=True).click()
+    ex.get_by_role("button", name="Stop").wait_for()
+    page.wait_for_timeout(300)  # the loop is spinning
+    ex.get_by_role("button", name="Stop").click()
+    page.wait_for_function(f"window.__coursePython.restarts > {restarts} && {READY}", timeout=60_000)
+    return mark(page, "course:python-ready") - page.evaluate("window.__stopAt")
 
 
 def is_python(path):
@@ -229,7 +262,8 @@ def main():
     (site / "bare/worker.js").write_text(BARE_WORKER % (version, version))
     results = {k: [] for k in ("first_key", "first_key_warm", "first_key_no_scripts", "first_key_no_scripts_warm", "first_paint",
                                "plain_first_paint", "editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm",
-                               "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes")}
+                               "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes",
+                               "longest_task", "stop_ready")}
     checks = {slot: [] for slot in AUTOGRAD_EXERCISES}
     instant = []
     with sync_playwright() as p:
@@ -263,10 +297,12 @@ def main():
             page = context.new_page()
             page.set_viewport_size(viewport)
             page.add_init_script(FIRST_KEY)
+            page.add_init_script(LONG_TASKS)
             sent.clear()
             results["first_key"].append(first_key(page, url + "/autograd/"))
             page.wait_for_function(READY, timeout=60_000)
             results["ours_cold"].append(mark(page, "course:python-ready"))
+            results["longest_task"].append(page.evaluate(LONGEST_BEFORE_READY))
             results.setdefault("cold_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
             results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
                 "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
@@ -284,6 +320,7 @@ def main():
             results.setdefault("warm_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
             results["bytes_repeat"].append(sum(sent.values()))
             results["pyodide_repeat"].append(pyodide_bytes(sent))
+            results["stop_ready"].append(stop_then_ready(page))
             context.close()
 
             # first contentful paint, cold: ours, and the same page built with plain Material, back
@@ -373,6 +410,10 @@ def report(r, checks, instant):
     for slot, times in checks.items():
         print(f"{f'(3) Ctrl+Enter to verdict, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>11}   goal < 50 ms")
     print(f"{'(4) first Check after instant navigation (accumulate)':<58}{instant[0]:>8.1f}ms{'':>11}   goal < 100 ms")
+    print(f"{'longest main-thread task, cold, until Python is ready':<58}{med['longest_task']:>8.0f}ms"
+          f"   (highest {max(r['longest_task']):.0f} ms; 0: none of 50 ms or more)")
+    print(f"{'Stop on `while True`, until a Check can run again (warm)':<58}{med['stop_ready']:>8.0f}ms"
+          f"   (spread {min(r['stop_ready']):.0f}–{max(r['stop_ready']):.0f}; the worker is replaced: no COOP/COEP)")
     print(f"{'(5) bytes sent, first visit of /autograd/, until ready':<58}{med['bytes_first'] / 1e6:>8.2f}MB")
     print(f"{'(5) bytes sent, repeat visit':<58}{med['bytes_repeat'] / 1e3:>8.1f}kB   of which Pyodide: {med['pyodide_repeat']:.0f} B  (goal 0)")
     print(f"{'    a page with no editor (/): bytes without Python':<58}{med['index_bytes'] / 1e3:>8.1f}kB")
