@@ -55,12 +55,15 @@ function output(region, verdict) {
   }
 }
 
+// A Run grades nothing: its headline says how the code ended, never "Not yet".
+const RUN_HEADLINES = { ok: "Ran", blank: "Not yet", timeout: "Stopped", stopped: "Stopped" };
+
 export function renderVerdict(region, verdict, { mode = "check" } = {}) {
   region.replaceChildren();
   if (mode === "run") {
     const ran = verdict.status === "ok";
     region.dataset.state = ran ? "ran" : "failed";
-    headline(region, ran ? "Ran" : "Not yet", str(verdict.summary));
+    headline(region, RUN_HEADLINES[verdict.status] || "Error", str(verdict.summary));
     output(region, verdict);
     return;
   }

@@ -120,19 +120,20 @@ def _guarded(fn, output, seconds, undo, restore=True):
     return None
 
 
-def _error_report(exc, output, code):
+def _error_report(exc, output, code, checking=True):
+    """What stopped the code. Only a Check (`checking`) had checks to run: a Run that
+    raises says what it raised, nothing about checks."""
     if isinstance(exc, (RunTimeout, KeyboardInterrupt)):
         return _stopped(exc, output)
     error = describe_exception(exc, code)
+    then = ", so the checks could not run." if checking else "."
     if isinstance(exc, SystemExit):
         error["message"] = "exit() ended your program early"
-        return _report("error", output=output, error=error,
-                       summary="Your code called exit(), so the checks could not run.")
+        return _report("error", output=output, error=error, summary=f"Your code called exit(){then}")
     if isinstance(exc, EOFError):
         error["message"] = "input() has nothing to read here"
     where = f" on line {error['line']}" if error["line"] else ""
-    return _report("error", output=output, error=error,
-                   summary=f"Your code raised {error['type']}{where}, so the checks could not run.")
+    return _report("error", output=output, error=error, summary=f"Your code raised {error['type']}{where}{then}")
 
 
 def run(code, timeout_seconds=10.0):
@@ -143,7 +144,7 @@ def run(code, timeout_seconds=10.0):
     output = CappedOutput()
     exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds, new_restore())
     if exc is not None:
-        return _error_report(exc, output, code)
+        return _error_report(exc, output, code, checking=False)
     return _report("ok", output=output, summary="Ran without errors.")
 
 

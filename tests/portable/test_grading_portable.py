@@ -76,6 +76,18 @@ def test_a_wrong_answer_gets_a_counterexample_with_its_seed():
     assert failing and "should be" in failing[0] and "but it is" in failing[0] and "seed 1" in failing[0]
 
 
+def test_only_a_check_speaks_of_checks():
+    """Code that raises on Run says what it raised; on Check, also that the checks
+    could not run (a Run grades nothing)."""
+    ran = run("x = 1\n1 / 0\n")
+    assert ran["status"] == "error" and ran["summary"] == "Your code raised ZeroDivisionError on line 2."
+    exercise = load("mul-backward")
+    checked = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad"]) + "\n1 / 0\n")
+    assert checked["summary"].startswith("Your code raised ZeroDivisionError on line ")
+    assert checked["summary"].endswith(", so the checks could not run.")
+    assert run("exit()")["summary"] == "Your code called exit()."
+
+
 def test_blank_left_names_its_line():
     exercise = load("mul-backward")
     result = grade(exercise, exercise.starter)
