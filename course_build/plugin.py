@@ -2,11 +2,11 @@
 browser runtime into the built site.
 
 Into `site/assets/course/` it writes the JS/CSS bundle, the worker, the course's
-Python files as `course.<hash>.json` (the reference engine and the worker's half of the grader: it runs code and
-reports outputs, and knows no answer), and two JSON files per exercise: its
-public data (starter, hints, solution: shown only when the learner asks) and
-its grading data (cases, expected outputs, known mistakes' signatures), which
-the page keeps and never sends to the worker. Pyodide is copied, self-hosted, into
+Python files as `course.<hash>.json` (the reference engine and the worker's half
+of the grader: it runs code and reports outputs, and knows no answer), and two
+JSON files per exercise: its public data (starter, hints, solution: shown only
+when the learner asks) and its grading data (cases, expected outputs, known
+mistakes' signatures), which the page keeps and never sends to the worker. Pyodide is copied, self-hosted, into
 `site/assets/pyodide/`. Nothing is loaded from another origin.
 """
 
