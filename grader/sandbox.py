@@ -244,12 +244,9 @@ def _snapshot_objects(module_states, trusted_names):
             if is_class:
                 saved = dict(vars(value))
                 classes.append((value, saved, list(saved), list(saved.values())))
-                members = list(saved.values())
-            else:
-                members = [value]
             if armed:
                 continue
-            for member in members:
+            for member in (saved.values() if is_class else [value]):
                 fn = getattr(member, "__func__", member)
                 if type(fn).__name__ == "function":
                     functions.append((fn, [(a, getattr(fn, a)) for a in FUNCTION_ATTRS]))
