@@ -34,6 +34,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e.helpers import replace_code  # noqa: E402
 from tests.e2e.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/course\.\w+\.json$")  # course_build/packaging.py
@@ -137,9 +138,7 @@ def last_measure(page, name):
 
 def check_with_keyboard(page, slot, code):
     ex = page.locator(f'.course-exercise[data-slot="{slot}"]')
-    ex.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(code)
+    replace_code(page, ex, code)
     times = []
     for _ in range(RUNS):
         before = page.evaluate("performance.getEntriesByName('course:check', 'measure').length")
@@ -155,9 +154,7 @@ def stop_then_ready(page):
     host that is not cross-origin isolated (no interrupt buffer), Stop replaces the worker,
     which boots again from the (HTTP-cached) snapshot."""
     ex = page.locator('.course-exercise[data-slot="quiz-backward-tail"]')
-    ex.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text("while True:\n    pass\n")
+    replace_code(page, ex, "while True:\n    pass\n")
     restarts = page.evaluate("window.__coursePython.restarts")
     page.evaluate(STOP_CLICK)
     ex.get_by_role("button", name="Run", exact=True).click()
@@ -371,9 +368,7 @@ def main():
         page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
         assert page.evaluate("window.__coursePython.restarts") == 0
         ex = page.locator('.course-exercise[data-slot="diamond"]')
-        ex.locator(".cm-content").click()
-        page.keyboard.press("Control+a")
-        page.keyboard.insert_text((ROOT / "exercises/diamond/solution.py").read_text())
+        replace_code(page, ex, (ROOT / "exercises/diamond/solution.py").read_text())
         page.keyboard.press("Control+Enter")
         page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
         instant.append(last_measure(page, "course:check"))

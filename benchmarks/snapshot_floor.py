@@ -8,8 +8,8 @@ transfer: the size of a snapshot of Pyodide alone, beside the course's.
 The "snapshot only" page restores the build's snapshot with the worker's own module
 (course_browser/snapshot-fetch.mjs: streamed into the memory while Pyodide compiles,
 checked before Pyodide reads it) and imports Pyodide's runtime script early, as the
-course worker does, and does nothing else: no course files, no guard, no page. Ratios are the median of per-run ratios
-to the bare page, with the lowest and highest.
+course worker does, and does nothing else: no course files, no guard, no page.
+Ratios are the median of per-run ratios to the bare page, with the lowest and highest.
 """
 
 import gzip
