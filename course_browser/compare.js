@@ -14,7 +14,7 @@
 // 5.0 and has integers of any size) is read the way the worker's own
 // json.dumps writes it: a whole number below 2**53 is an int, anything else a float.
 
-import FACTS from "../grader/facts.json" with { type: "json" };
+import FACTS from "../runner/facts.json" with { type: "json" };
 
 const HEADLINE = FACTS.headline;
 const MAX_OUTPUTS_PER_CASE = FACTS.max_outputs_per_case;

@@ -6,7 +6,7 @@
 // show a few lines only (course.css), it scrolls each to the function that holds
 // its first blank, as CodeMirror's folds will (editor.js), so the code given above
 // it (another exercise's answer) stays out of view. The plugin fills in the
-// storage key, schema version and blank marker from grader/facts.json.
+// storage key, schema version and blank marker from runner/facts.json.
 (() => {
   try {
     const saved = JSON.parse(localStorage.getItem("__STORAGE_KEY__"));

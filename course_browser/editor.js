@@ -16,7 +16,7 @@ import { HighlightStyle, foldEffect, indentUnit, syntaxHighlighting } from "@cod
 import { EditorSelection, EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
-import FACTS from "../grader/facts.json" with { type: "json" };
+import FACTS from "../runner/facts.json" with { type: "json" };
 
 const BLANK = new RegExp(FACTS.blank.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g");
 

@@ -48,14 +48,26 @@ function problem(summary) {
  * (python.js's stoppedVerdict) goes through compare() too, and comes out the same. */
 async function checkCode(rt, id, code, timeoutMs, onStart) {
   let data;
+  let given;
   try {
-    data = await gradingFor(id);
+    [data, { given }] = await Promise.all([gradingFor(id), exerciseData(id)]);
   } catch (error) {
     return problem(`The checks for this exercise could not be loaded (${error.message}). Your code is kept; try again.`);
   }
   const inputs = data.cases.map((c) => c.input);
-  const report = await rt.call("check", [data.probe, inputs, code, timeoutMs / 1000], { timeoutMs, onStart });
+  const report = await rt.call("check", [data.probe, inputs, code, timeoutMs / 1000], { timeoutMs, onStart, given });
   return compare(data, report);
+}
+
+/** The Run button: the code alone, with what the exercise gives it. */
+async function runCode(rt, id, code, timeoutMs, onStart) {
+  let given;
+  try {
+    ({ given } = await exerciseData(id));
+  } catch (error) {
+    return problem(`This exercise's files could not be loaded (${error.message}). Your code is kept; try again.`);
+  }
+  return rt.call("run", [code, timeoutMs / 1000], { timeoutMs, onStart, given });
 }
 
 export async function mountExercise(root, { level, createEditor }) {
@@ -126,7 +138,7 @@ export async function mountExercise(root, { level, createEditor }) {
   const rt = python();
   // The grading data is small: fetch it once the page is idle, or as soon as the
   // learner comes near, so a Check does not wait for it.
-  const prefetch = () => { gradingFor(exercise).catch(() => {}); };
+  const prefetch = () => { gradingFor(exercise).catch(() => {}); exerciseData(exercise).catch(() => {}); };
   root.addEventListener("focusin", prefetch, { once: true });
   root.addEventListener("pointerenter", prefetch, { once: true });
   if ("requestIdleCallback" in globalThis) requestIdleCallback(prefetch, { timeout: 3000 });
@@ -155,7 +167,7 @@ export async function mountExercise(root, { level, createEditor }) {
     try {
       const verdict = mode === "check"
         ? await checkCode(rt, exercise, code, timeoutMs, onStart)
-        : await rt.call("run", [code, timeoutMs / 1000 * 2], { timeoutMs: timeoutMs * 2, onStart });
+        : await runCode(rt, exercise, code, timeoutMs * 2, onStart);
       renderVerdict(result, verdict, { mode });
       performance.measure(`course:${mode}`, `course:${mode}-start`);
       if (mode === "check") {

@@ -1,9 +1,8 @@
-// The course's Python, up to the moment the grader takes over: shared by the worker
+// The course's Python, up to the moment the guard is armed: shared by the worker
 // (worker.js, in the browser) and the build's memory snapshot (snapshot.mjs, in Node),
-// so the snapshot holds exactly the state a normal boot reaches before grader.guard
-// is armed and the pristine interpreter is captured. Those two steps always run in
-// the worker itself, after the boot or the restore: the functions they return must
-// live only in the worker's JavaScript, and the capture must be the browser's own.
+// so the snapshot holds exactly the state a normal boot reaches before runner.guard
+// is armed. Arming always runs in the worker itself, after the boot or the restore:
+// the functions it returns must live only in the worker's JavaScript.
 
 export const COURSE_DIR = "/home/pyodide/course";
 
@@ -13,19 +12,27 @@ export const COURSE_DIR = "/home/pyodide/course";
 const SYS_PATH = `import sys
 sys.path[:] = [${JSON.stringify(COURSE_DIR)}, ""] + [p for p in sys.path if p not in (${JSON.stringify(COURSE_DIR)}, "")]`;
 
-/** Write the course files, {path: text} (course_build/packaging.py), and import the
- * worker's API. The files are written from JavaScript: Pyodide's file system is
- * JavaScript, so no Python runs for them (unpacking a zip in Python cost 30-40 ms of
- * every boot). The tracebacks' source lines, and any later import, read them: a
- * snapshot holds memory, not files. */
-export function importCourse(pyodide, files) {
+/** Write files, {path: text} under the course folder, into Pyodide's file system. From
+ * JavaScript: Pyodide's file system is JavaScript, so no Python runs for them
+ * (unpacking a zip in Python cost 30-40 ms of every boot). The import system is then
+ * told to look again, for files written after the interpreter started. */
+export function writeFiles(pyodide, files) {
   for (const [path, text] of Object.entries(files)) {
     const file = `${COURSE_DIR}/${path}`;
     pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
     pyodide.FS.writeFile(file, text);
   }
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+}
+
+/** Write the course files (course_build/packaging.py) and import `entry`, the module
+ * the worker calls: runner.api for a grading interpreter, labs.api for the labs. The
+ * tracebacks' source lines, and any later import, read the files: a snapshot holds
+ * memory, not files. */
+export function importCourse(pyodide, files, entry = "runner.api") {
+  writeFiles(pyodide, files);
   pyodide.runPython(SYS_PATH);
-  return pyodide.pyimport("grader.worker_api");
+  return pyodide.pyimport(entry);
 }
 
 // What a snapshot would otherwise share with the build and with every visitor: the

@@ -12,6 +12,7 @@ export function readConfig() {
     workerUrl: new URL(config.worker, base).href,
     pyodideUrl: new URL(config.pyodide, base).href,
     filesUrl: new URL(config.files, base).href,
+    labsUrl: new URL(config.labs, base).href,
     exercisesBase: new URL(`${config.exercises}/`, base),
     snapshot: snapshotConfig(config.snapshot, base),
   };
@@ -31,18 +32,21 @@ function snapshotConfig(snapshot, base) {
     size: snapshot.size } : null;
 }
 
-/** Create the worker and send it the boot message. Messages that arrive before
- * the runtime takes over are kept in `messages` (a worker's events are not queued
- * for a listener that does not exist yet). */
-export function launchWorker({ workerUrl, pyodideUrl, filesUrl, snapshot }) {
-  const interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-    ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-  const launched = { startedAt: performance.now(), interrupt, messages: [], error: null };
-  launched.worker = new Worker(workerUrl, { type: "module", name: "python" });
+/** Create a worker and send it the boot message: a grading interpreter ("runner",
+ * the runner's files only) or the lab interpreter ("lab": the engine and the labs as
+ * well). `seed` is what the first interpreter handed over (worker.js). Messages that
+ * arrive before the runtime takes over are kept in `messages` (a worker's events are
+ * not queued for a listener that does not exist yet). */
+export function launchWorker({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot }, { role = "runner", seed = null } = {}) {
+  const launched = { startedAt: performance.now(), role, messages: [], error: null };
+  launched.worker = new Worker(workerUrl, { type: "module", name: `python-${role}` });
   launched.worker.onmessage = (event) => launched.messages.push(event.data || {});
   launched.worker.onerror = (event) => { launched.error = event; };
+  const filesUrls = role === "lab" ? [filesUrl, labsUrl] : [filesUrl];
+  const files = seed && role === "runner" ? seed.files : null;
   launched.worker.postMessage({
-    type: "boot", pyodideUrl, filesUrl, interruptBuffer: interrupt ? interrupt.buffer : null, snapshot,
+    type: "boot", role, pyodideUrl, filesUrls, snapshot,
+    seed: seed ? { module: seed.module, memory: seed.memory, files } : null,
   });
   return launched;
 }

@@ -13,7 +13,7 @@
 // (answers, unlocks and stars: the union; code: the newer save; a reset: wins over
 // anything older).
 
-import FACTS from "../grader/facts.json" with { type: "json" };
+import FACTS from "../runner/facts.json" with { type: "json" };
 
 export const STORAGE_KEY = FACTS.storage.key;
 export const SCHEMA_VERSION = FACTS.storage.schema_version;

@@ -1,50 +1,127 @@
-// The page's handle on the Python worker: start it early, call functions in it,
-// stop runaway code. One instance for the whole visit (it survives Material's
+// The page's handle on Python: one fresh interpreter for every run of learner code,
+// and one for the labs. One instance for the whole visit (it survives Material's
 // instant navigation, because module scripts are not re-run).
 //
-// Stopping: where the page is cross-origin isolated, a SharedArrayBuffer
-// interrupt raises KeyboardInterrupt inside Python and the worker lives on;
-// otherwise (or if the interrupt is not honoured) the worker is terminated and
-// a fresh one boots.
+// No restore between runs can be complete, so none is relied on: a Run or a Check
+// takes the spare interpreter (booted from the build's memory snapshot, touched by no
+// learner code), and the interpreter is thrown away when the run ends. The next spare
+// boots at once, while the run goes on. Later boots reuse what the first one fetched:
+// the compiled WebAssembly module and the snapshot's memory (the "seed").
+//
+// Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
+// the spare is already on its way.
 
 import { launchWorker } from "./launch.js";
 
-const GRACE_MS = 1500;
-// Where earlier versions kept a memory snapshot made in the browser; the build ships
-// one now (course_build/snapshot.py), so a visitor's old copy is deleted.
+// What runs in the lab interpreter (labs/api.py); everything else is a run of learner
+// code in a grading interpreter (runner/api.py). The capstone runs the learner's
+// saved code beside the reference engine: the lab interpreter is discarded after it.
+const LAB_FUNCTIONS = new Set(["lab_graph", "tangent", "expression", "gradient_at", "train_start", "train_steps",
+  "train_boundary", "train_network"]);
+const LEARNER_LAB_FUNCTIONS = new Set(["capstone_train", "capstone_check", "capstone_boundary"]);
 const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
 const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 
+/** One worker, one interpreter: its boot, its calls, its end. */
+class Interpreter {
+  constructor(runtime, launched) {
+    this.runtime = runtime;
+    this.role = launched.role;
+    this.worker = launched.worker;
+    this.startedAt = launched.startedAt;
+    this.pending = new Map();
+    this.dead = false;
+    this.ready = new Promise((resolve, reject) => { this.settleBoot = { resolve, reject }; });
+    this.ready.catch(() => {});
+    this.worker.onmessage = (event) => this.onMessage(event.data || {});
+    this.worker.onerror = (event) => this.fail(`The Python worker failed: ${event.message || "unknown error"}`);
+    for (const msg of launched.messages) this.onMessage(msg);
+    if (launched.error) this.worker.onerror(launched.error);
+  }
+
+  // A worker's message is trusted for nothing beyond showing a verdict.
+  onMessage(msg) {
+    if (this.dead) return;
+    if (msg.type === "progress") return this.runtime.bootProgress(this, msg.text);
+    if (msg.type === "seed") return this.runtime.takeSeed(this, msg);
+    if (msg.type === "ready") {
+      this.booted = msg;
+      this.settleBoot.resolve(this);
+      return this.runtime.bootReady(this, msg);
+    }
+    if (msg.type === "boot-failed") return this.fail(`Python could not start: ${msg.error}`);
+    if (msg.type === "fatal") return this.end("crash");
+    if (msg.type === "snapshot-rejected") return this.runtime.snapshotWasRejected(msg);
+    if (msg.type === "csp-violation") { this.runtime.cspViolations.push(msg); return undefined; }
+    const call = this.pending.get(msg.id);
+    if (!call) return undefined; // not ours: ids are random, a forged message cannot match
+    if (msg.type === "started") return call.started?.();
+    if (msg.type === "result") {
+      this.pending.delete(msg.id);
+      if (msg.ok) call.resolve(msg.result);
+      else if (msg.fatal) { call.resolve(stoppedVerdict("crash")); this.end("crash"); }
+      else call.reject(new Error(msg.error));
+    }
+    return undefined;
+  }
+
+  call(fn, args, given, started) {
+    const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, started });
+      this.worker.postMessage({ type: "call", id, fn, args, given });
+    });
+  }
+
+  fail(message) {
+    this.settleBoot.reject(new Error(message));
+    this.runtime.bootFailed(this, message);
+    this.end("crash");
+  }
+
+  /** Terminate the worker; every call still pending ends as stopped (`reason`). */
+  end(reason = "stop") {
+    if (this.dead) return;
+    this.dead = true;
+    this.worker.terminate();
+    for (const call of this.pending.values()) call.resolve(stoppedVerdict(reason));
+    this.pending.clear();
+    this.runtime.ended(this, reason);
+  }
+}
+
 export class PythonRuntime extends EventTarget {
-  constructor({ workerUrl, pyodideUrl, filesUrl, snapshot = null }) {
+  constructor({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot = null }) {
     super();
-    this.urls = { workerUrl, pyodideUrl, filesUrl, snapshot };
+    this.urls = { workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot };
     this.bootMode = null; // "snapshot" | "normal" | "fallback" (the snapshot was not usable)
-    this.worker = null;
+    this.spare = null; // the next grading interpreter
+    this.lab = null;
+    this.running = null; // {interpreter, reason}: the run of learner code under way
+    this.seed = null; // {module, memory, files} from the first interpreter
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = "";
-    this.pending = new Map();
-    this.restarts = 0;
+    this.restarts = 0; // interpreters ended by Stop, a timeout or a crash
+    this.runs = 0; // grading interpreters used (each for one run)
     this.bootSeconds = null;
-    this.learnerRunStarted = false;
-    this.snapshotRejected = null; // why the worker booted without the snapshot
-    this.cspViolations = []; // reported by the worker, for the tests only
+    this.snapshotRejected = null; // why the first worker booted without the snapshot
+    this.cspViolations = []; // reported by the workers, for the tests only
+  }
+
+  /** For the tests and benchmarks: the worker of the interpreter a run would take. */
+  get worker() {
+    return this.spare?.worker || null;
   }
 
   start() {
-    if (this.worker) return;
+    if (this.spare || this.state === "failed") return;
     // The worker the page's <head> started (early.js), once; otherwise a new one.
     const early = globalThis.__courseEarlyPython;
     globalThis.__courseEarlyPython = null;
-    const launched = early || launchWorker(this.urls);
-    this.worker = launched.worker;
-    this.interrupt = launched.interrupt;
-    this.startedAt = launched.startedAt; // for the benchmarks
-    this.worker.onmessage = (event) => this.onMessage(event.data || {});
-    this.worker.onerror = (event) => this.setState("failed", `The Python worker failed: ${event.message || "unknown error"}`);
-    this.setState("loading", "Loading Python…");
-    for (const msg of launched.messages) this.onMessage(msg);
-    if (launched.error) this.worker.onerror(launched.error);
+    const launched = early || launchWorker(this.urls, { seed: this.seed });
+    if (!this.startedAt) this.startedAt = launched.startedAt; // for the benchmarks
+    if (this.state !== "ready") this.setState("loading", "Loading Python…");
+    this.spare = new Interpreter(this, launched);
   }
 
   setState(state, progress) {
@@ -53,108 +130,123 @@ export class PythonRuntime extends EventTarget {
     this.dispatchEvent(new CustomEvent("state", { detail: { state, progress: this.progress } }));
   }
 
-  // A worker's message is trusted for nothing beyond showing a verdict.
-  onMessage(msg) {
-    if (msg.type === "progress") return this.setState("loading", msg.text);
-    if (msg.type === "ready") {
+  bootProgress(interpreter, text) {
+    if (interpreter === this.spare && this.state !== "ready") this.setState("loading", text);
+  }
+
+  takeSeed(interpreter, msg) {
+    // only from the visit's first interpreter, before it has run anything
+    if (this.seed || interpreter.booted || !(msg.module instanceof WebAssembly.Module)) return;
+    this.seed = { module: msg.module, memory: msg.memory, files: msg.files };
+  }
+
+  bootReady(interpreter, msg) {
+    if (interpreter.role !== "runner") return undefined;
+    if (this.bootSeconds === null) {
       this.bootSeconds = msg.seconds;
       this.bootTimings = msg.timings;
       this.bootMode = msg.mode;
       this.workerKept = msg.kept; // powers the worker could not drop (none expected)
       this.snapshotBytes = msg.snapshotBytes; // the restored memory's size, for the tests and benchmarks
       performance.mark("course:python-ready");
-      this.setState("ready", "");
       forgetOldSnapshot();
-      return this.warmUp();
+      // the first interpreter primes the WebAssembly that every later one shares
+      interpreter.call("warm_up", []).catch(() => {});
     }
-    if (msg.type === "boot-failed") return this.setState("failed", `Python could not start: ${msg.error}`);
-    if (msg.type === "fatal") return this.restart();
-    if (msg.type === "snapshot-rejected") {
-      this.snapshotRejected = String(msg.reason);
-      this.snapshotError = String(msg.detail || ""); // for the tests
-      return undefined;
-    }
-    if (msg.type === "csp-violation") { this.cspViolations.push(msg); return undefined; }
-    const call = this.pending.get(msg.id);
-    if (!call) return; // not ours: ids are random, a forged message cannot match
-    if (msg.type === "started") {
-      call.started = true;
-      if (!call.background) this.learnerRunStarted = true;
-      if (call.timeoutMs) call.timer = setTimeout(() => this.stop(call.id, "timeout"), call.timeoutMs);
-      call.onStart?.();
-      return;
-    }
-    if (msg.type === "result") {
-      this.settle(call);
-      if (msg.ok) call.resolve(msg.result);
-      else if (msg.fatal) {
-        call.resolve(stoppedVerdict("crash"));
-        this.restart();
-      } else call.reject(new Error(msg.error));
-    }
+    this.lastBoot = msg; // for the benchmarks
+    if (this.state !== "ready") this.setState("ready", "");
+    return undefined;
   }
 
-  settle(call) {
-    clearTimeout(call.timer);
-    clearTimeout(call.graceTimer);
-    this.pending.delete(call.id);
+  bootFailed(interpreter, message) {
+    if (interpreter.role === "runner" && this.state !== "ready") this.setState("failed", message);
   }
 
-  /** Prime the grader after boot, one short step at a time (exercises.worker_api.warm_up),
-   * so the learner's first Check runs at full speed. A learner's call waits for one step
-   * at most; once one is under way, priming stops (that call warms Python itself). */
-  async warmUp() {
-    const worker = this.worker;
-    for (let step = 0; ; step += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (this.worker !== worker || this.pending.size) return;
-      const more = await this.call("warm_up", [step], { background: true }).catch(() => false);
-      if (more !== true) return;
+  snapshotWasRejected(msg) {
+    this.snapshotRejected ??= String(msg.reason);
+    this.snapshotError ??= String(msg.detail || ""); // for the tests
+  }
+
+  ended(interpreter, reason) {
+    if (reason !== "done") this.restarts += 1;
+    if (interpreter === this.spare) {
+      this.spare = null;
+      if (this.state !== "failed") this.start();
     }
+    if (interpreter === this.lab) this.lab = null;
   }
 
-  /** Call `fn(*args)` of exercises.worker_api; resolves with its JSON result. */
-  call(fn, args, { timeoutMs = 0, onStart, background = false } = {}) {
+  /** Call `fn(*args)`: in a fresh grading interpreter (runner.api), or in the lab
+   * interpreter (labs.api). Resolves with its JSON result, or a stopped verdict.
+   * `given`: the files the exercise gives its learner's code. */
+  call(fn, args, { timeoutMs = 0, onStart, given = null } = {}) {
+    if (LAB_FUNCTIONS.has(fn) || LEARNER_LAB_FUNCTIONS.has(fn)) return this.labCall(fn, args, timeoutMs, onStart);
+    return this.runCall(fn, args, given, timeoutMs, onStart);
+  }
+
+  async runCall(fn, args, given, timeoutMs, onStart) {
     this.start();
-    const id = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { id, resolve, reject, timeoutMs, onStart, background, started: false, stopReason: null });
-      if (this.interrupt) this.interrupt[0] = 0;
-      this.worker.postMessage({ type: "call", id, fn, args });
-    });
-  }
-
-  /** Stop a running call (reason: "stop" or "timeout"). Its promise resolves with a stopped verdict. */
-  stop(id, reason = "stop") {
-    const call = id ? this.pending.get(id) : [...this.pending.values()].find((c) => c.started && !c.background);
-    if (!call) return;
-    call.stopReason = reason;
-    const finish = () => {
-      this.settle(call);
-      call.resolve(stoppedVerdict(reason));
+    const interpreter = this.spare;
+    try {
+      await interpreter.ready;
+    } catch {
+      return stoppedVerdict("crash");
+    }
+    if (this.spare === interpreter) { // another call may have taken it while it booted
+      this.spare = null;
+      this.start(); // the next one boots while this run goes on
+    } else return this.runCall(fn, args, given, timeoutMs, onStart);
+    this.runs += 1;
+    const run = { interpreter, timer: null };
+    this.running = run;
+    const started = () => {
+      if (timeoutMs) run.timer = setTimeout(() => this.stop(null, "timeout"), timeoutMs);
+      onStart?.();
     };
-    if (this.interrupt && call.started) {
-      this.interrupt[0] = 2; // SIGINT: Python raises KeyboardInterrupt at its next check
-      const { resolve } = call;
-      call.resolve = (result) => resolve(result && result.status === "stopped" ? stoppedVerdict(reason) : result);
-      call.graceTimer = setTimeout(() => { this.restart(); }, GRACE_MS);
-      return;
+    try {
+      return await interpreter.call(fn, args, given, started);
+    } finally {
+      clearTimeout(run.timer);
+      if (this.running === run) this.running = null;
+      interpreter.end("done");
     }
-    finish();
-    this.restart();
   }
 
-  /** Terminate the worker and boot a new one; every pending call ends as stopped. */
-  restart() {
-    if (!this.worker) return;
-    this.worker.terminate();
-    this.worker = null;
-    this.restarts += 1;
-    for (const call of [...this.pending.values()]) {
-      this.settle(call);
-      call.resolve(stoppedVerdict(call.stopReason || "crash"));
-    }
+  async labCall(fn, args, timeoutMs, onStart) {
     this.start();
+    if (!this.lab) this.lab = new Interpreter(this, launchWorker(this.urls, { role: "lab", seed: await this.seedOrNothing() }));
+    const lab = this.lab;
+    try {
+      await lab.ready;
+    } catch {
+      return stoppedVerdict("crash");
+    }
+    let timer = null;
+    const started = () => {
+      if (timeoutMs) timer = setTimeout(() => lab.end("timeout"), timeoutMs);
+      onStart?.();
+    };
+    try {
+      return await lab.call(fn, args, null, started);
+    } finally {
+      clearTimeout(timer);
+      if (LEARNER_LAB_FUNCTIONS.has(fn)) lab.end("done"); // the learner's code ran there
+    }
+  }
+
+  /** The first interpreter's seed, once it has one (or has booted without one). */
+  async seedOrNothing() {
+    if (!this.seed && this.spare && this.bootSeconds === null) await this.spare.ready.catch(() => {});
+    return this.seed;
+  }
+
+  /** Stop the run under way (reason: "stop" or "timeout"): its interpreter is ended,
+   * and its promise resolves with a stopped verdict. */
+  stop(_id, reason = "stop") {
+    const run = this.running;
+    if (!run) return;
+    this.running = null;
+    run.interpreter.end(reason);
   }
 }
 

@@ -2,8 +2,9 @@
 // Pyodide the site ships (Pyodide refuses a snapshot from any other build).
 //   node course_browser/snapshot.mjs <pyodide dir> <course files .json | -> <output>
 // The output is the interpreter right after `importCourse` (interpreter.mjs): the
-// engine, the labs and the grader's worker side imported, nothing armed, no learner
-// code. The worker restores it through `loadPyodide({_loadSnapshot})`.
+// runner package (what runs beside learner code) imported, nothing armed, no learner
+// code, and no engine: a grading interpreter holds only what its exercise gives.
+// The worker restores it through `loadPyodide({_loadSnapshot})`.
 //
 // Pyodide's snapshot API is private (`_makeSnapshot`, `makeMemorySnapshot`,
 // `_loadSnapshot`); it was verified against the pinned package-lock version (see

@@ -1,10 +1,16 @@
-// The course's one Python: Pyodide in a module Web Worker, for the whole visit.
+// One Python interpreter in a module Web Worker. The page starts one per run of
+// learner code (role "runner") and throws it away afterwards, and one for the labs
+// (role "lab"); see python.js.
 //
 // Protocol (main -> worker):
-//   {type: "boot", pyodideUrl, filesUrl, interruptBuffer?, snapshot?: {url, sha256, bodySha256, size}}
-//   {type: "call", id, fn, args}       fn is a function of grader.worker_api
+//   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, sha256, bodySha256, size}, seed?}
+//   {type: "call", id, fn, args, given?}  fn is a function of runner.api (or labs.api);
+//                                         given: {path: text}, the files the exercise gives
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
+//   {type: "seed", module, memory, files}   the first interpreter's compiled WebAssembly
+//        module, its pristine snapshot memory and course files, sent before it is ready,
+//        so later interpreters skip the download, the inflate and the compile
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
 //   {type: "snapshot-rejected", reason}   the build's snapshot was not used: "missing",
 //                                         "hash" or "load"; the worker boots normally
@@ -15,19 +21,20 @@
 // The message handler is installed synchronously, before anything is awaited:
 // a module worker drops messages that arrive before `onmessage` exists.
 
-import { AFTER_RESTORE, importCourse } from "./interpreter.mjs";
+import { AFTER_RESTORE, importCourse, writeFiles } from "./interpreter.mjs";
 import { restoreFromSnapshot } from "./snapshot-fetch.mjs";
 
 const post = self.postMessage.bind(self); // captured before any learner code can touch it
 let booting = null;
 let api = null;
-// grader.guard's hide()/unhide() and grader.sandbox's sealed restore: held here only,
-// never in a Python namespace, so learner code can't call them (see grader/guard.py).
+// runner.guard's hide()/unhide(): held here only, never in a Python namespace, so
+// learner code can't call them (see runner/guard.py).
 let guard = null;
 let pyodide = null;
+const ENTRY = { runner: "runner.api", lab: "labs.api" };
 
 // Pyodide can die under learner code (os._exit, a broken runtime). Report it once;
-// the page then replaces this worker.
+// the page then discards this worker.
 let reportedFatal = false;
 function fatal(event) {
   event.preventDefault();
@@ -44,28 +51,46 @@ self.onmessage = (event) => {
   else if (msg.type === "call") handleCall(msg);
 };
 
-/** Python with the course imported: from the snapshot when there is one that
- * checks out, otherwise (or when restoring it fails) by a normal boot. */
-async function startPython(loadPyodide, indexURL, files, restore) {
+/** Where Pyodide instantiates its wasm: from the module the page handed over (compiled
+ * once for the visit; V8 shares its code, lazily compiled and optimised functions
+ * included, between the workers that instantiate it), or compiled here and kept for
+ * the seed. Pyodide's loader has no option for a compiled module; it calls
+ * `WebAssembly.instantiateStreaming` on its fetch of pyodide.asm.wasm. */
+function useWasmModule(seedModule) {
+  const kept = { module: seedModule };
+  const compile = WebAssembly.instantiateStreaming.bind(WebAssembly);
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (kept.module) {
+      Promise.resolve(source).then((r) => r.body?.cancel()).catch(() => {});
+      return { module: kept.module, instance: await WebAssembly.instantiate(kept.module, imports) };
+    }
+    const compiled = await compile(source, imports);
+    kept.module = compiled.module;
+    return compiled;
+  };
+  return kept;
+}
+
+/** Python from the snapshot: the seed's copy of its memory, or the build's file
+ * (checked against the hash the page carries); otherwise, or when restoring fails,
+ * a normal boot. */
+async function startPython(loadPyodide, indexURL, snapshot, seed) {
+  const restore = seed?.memory ? { options: { _loadSnapshot: new Uint8Array(seed.memory) },
+    checked: Promise.resolve({}), waited: 0 } : snapshot ? restoreFromSnapshot(snapshot) : null;
   if (restore) {
     try {
       const py = await loadPyodide({ indexURL, ...restore.options });
-      const restored = performance.now();
-      // Pyodide copied the bytes into its own memory but keeps them in its config:
-      // detach them, or 31 MB stay allocated for the whole visit
-      restore.options._loadSnapshot.buffer.transfer?.(0);
-      const api = importCourse(py, files); // the files again (a snapshot holds memory only); imports are done
-      py.runPython(AFTER_RESTORE);
       const timings = await restore.checked;
-      return { py, api, mode: "snapshot",
-        timings: { ...timings, snapshotWaited: restore.waited, courseFiles: performance.now() - restored } };
+      py.runPython(AFTER_RESTORE);
+      return { py, mode: seed ? "seeded" : "snapshot", memory: restore.options._loadSnapshot,
+        timings: { ...timings, snapshotWaited: restore.waited } };
     } catch (error) {
       const reason = await restore.checked.then(() => "load", (failure) => failure.snapshotRejected || "load");
       post({ type: "snapshot-rejected", reason, detail: String(error?.message || error) });
     }
   }
   const py = await loadPyodide({ indexURL });
-  return { py, api: importCourse(py, files), mode: restore ? "fallback" : "normal", timings: {} };
+  return { py, mode: restore ? "fallback" : "normal", memory: null, timings: {} };
 }
 
 // What reaches storage, the network or new code. Deleted from the worker's global
@@ -104,50 +129,60 @@ self.addEventListener("securitypolicyviolation", (event) => {
   post({ type: "csp-violation", directive: event.violatedDirective, blocked: String(event.blockedURI || "") });
 });
 
-async function boot({ pyodideUrl, filesUrl, interruptBuffer, snapshot }) {
+async function fetchFiles(urls) {
+  const parts = await Promise.all(urls.map((url) => fetch(url).then((r) => {
+    if (!r.ok) throw new Error(`course files: HTTP ${r.status}`);
+    return r.json();
+  })));
+  return Object.assign({}, ...parts);
+}
+
+async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) {
   const started = performance.now();
   try {
     post({ type: "progress", text: "Loading Python…" });
     const indexURL = new URL(".", pyodideUrl).href;
+    const wasm = useWasmModule(seed?.module || null);
     // all at once: Pyodide's loader and its 1.2 MB runtime script (which loadPyodide would
     // start to import only after its own set-up; it then finds the same module, loaded
-    // or on its way), the course files, the snapshot
+    // or on its way), the course files
     import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
-    const restore = snapshot ? restoreFromSnapshot(snapshot) : null;
     const [{ loadPyodide }, files] = await Promise.all([
       import(pyodideUrl),
-      fetch(filesUrl).then((r) => {
-        if (!r.ok) throw new Error(`course files: HTTP ${r.status}`);
-        return r.json();
-      }),
+      seed?.files ? seed.files : fetchFiles(filesUrls),
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, files, restore);
+    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed);
     pyodide = booted.py;
-    api = booted.api;
     const loaded = performance.now();
-    post({ type: "progress", text: "Preparing the course…" });
-    if (interruptBuffer) pyodide.setInterruptBuffer(new Uint8Array(interruptBuffer));
+    api = importCourse(pyodide, files, ENTRY[role] || ENTRY.runner);
+    if (!seed && booted.memory && role === "runner") {
+      // the pristine memory (Pyodide copied it into its own), handed over rather than kept:
+      // sent before any call, so nothing learner code does can change what later
+      // interpreters start from
+      post({ type: "seed", module: wasm.module, memory: booted.memory.buffer, files }, [booted.memory.buffer]);
+    } else {
+      booted.memory?.buffer.transfer?.(0); // Pyodide keeps the bytes in its config: 31 MB for nothing
+    }
     pyodide.setStdout({ write: (buf) => buf.length });
     pyodide.setStderr({ write: (buf) => buf.length });
-    // armed and captured here, after either boot: the pair of functions lives only in
-    // this worker, and the pristine state is this interpreter's own
-    const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
-    guard = { hide, unhide, restore: pyodide.pyimport("grader.sandbox").new_restore() };
+    // armed here, after either boot: the pair of functions lives only in this worker
+    const [hide, unhide] = pyodide.pyimport("runner.guard").arm().toJs();
+    guard = { hide, unhide };
     const kept = dropPowers();
     const done = performance.now();
     const seconds = (done - started) / 1000;
-    const timings = { importPyodideAndZip: fetched - started, loadPyodideAndCourse: loaded - fetched,
-      armAndCapture: done - loaded, ...booted.timings };
-    post({ type: "ready", seconds, timings, mode: booted.mode, isolated: !!interruptBuffer, kept,
-      snapshotBytes: booted.mode === "snapshot" ? pyodide._module.HEAP8.length : 0 });
+    const timings = { importPyodideAndFiles: fetched - started, loadPyodide: loaded - fetched,
+      courseAndGuard: done - loaded, ...booted.timings };
+    post({ type: "ready", seconds, timings, mode: booted.mode, kept,
+      snapshotBytes: booted.mode === "snapshot" || booted.mode === "seeded" ? pyodide._module.HEAP8.length : 0 });
   } catch (error) {
     post({ type: "boot-failed", error: String(error?.message || error) });
     throw error;
   }
 }
 
-async function handleCall({ id, fn, args }) {
+async function handleCall({ id, fn, args, given }) {
   try {
     await booting;
   } catch {
@@ -156,10 +191,10 @@ async function handleCall({ id, fn, args }) {
   }
   post({ type: "started", id });
   try {
+    if (given) writeFiles(pyodide, given); // what the exercise gives: files only, imported by the learner's code
     let json;
     guard.hide(); // the bridge leaves the interpreter for the length of the call
     try {
-      guard.restore(); // whatever an earlier run left behind goes first
       json = api.call(fn, JSON.stringify(args || []));
     } finally {
       guard.unhide();

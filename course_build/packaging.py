@@ -1,34 +1,42 @@
-"""`course.<hash>.json`: what the browser's Python needs, as one deterministic file.
+"""The course's Python files as the browser gets them: two deterministic JSON files.
 
-The `engine` package (`sgd-step` uses it), the `labs`, and the half of `grader`
-that runs learner code and reports outputs. Nothing that knows an expected
-output goes in: no solutions, no known mistakes, no comparison.
+- `runner.<hash>.json`: the `runner` package, what runs beside learner code. Every
+  grading interpreter gets it, and the build's memory snapshot imports it. It knows
+  no answer: no engine, no solutions, no known mistakes, no comparison.
+- `labs.<hash>.json`: the reference engine and the labs, for the lab interpreter
+  only (labs/api.py), never for one that grades.
 
-A JSON object of {path: text}, not an archive: the worker writes the files into
-Pyodide's file system from JavaScript (course_browser/interpreter.mjs), so no
-Python runs to unpack them. Unpacking a zip with Python's `zipfile` cost 30-40 ms
-of every boot from the memory snapshot, most of it WebAssembly compiled on first
-call (Chromium trace); the host compresses the file on the wire like any text.
+What an exercise gives its learner's code travels with that exercise's public data
+(grader/gives.py). Each file is a JSON object of {path: text}, not an archive: the
+worker writes the files into Pyodide's file system from JavaScript
+(course_browser/interpreter.mjs), so no Python runs to unpack them.
 """
 
+import hashlib
 import json
 
-WORKER_SIDE = ("__init__.py", "execute.py", "probes.py", "sandbox.py", "text.py", "facts.py",
-               "facts.json", "worker_api.py", "guard.py")
+RUNNER_DATA = ("facts.json",)
 
 
-def course_files(engine_dir, grader_dir, labs_dir):
-    """The files, as {path under the course folder: text}."""
-    files = {}
-    for package in (engine_dir, labs_dir):
-        for path in sorted(package.glob("*.py")):
-            files[f"{package.name}/{path.name}"] = path.read_text(encoding="utf-8")
-    for name in WORKER_SIDE:
-        files[f"grader/{name}"] = (grader_dir / name).read_text(encoding="utf-8")
+def _bundle(files):
+    """Compact JSON, keys in a fixed order."""
+    return json.dumps(dict(sorted(files.items())), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _package(directory, extra=()):
+    files = {f"{directory.name}/{p.name}": p.read_text(encoding="utf-8") for p in sorted(directory.glob("*.py"))}
+    for name in extra:
+        files[f"{directory.name}/{name}"] = (directory / name).read_text(encoding="utf-8")
     return files
 
 
-def course_bundle(engine_dir, grader_dir, labs_dir):
-    """The files as the site ships them: compact JSON, keys in a fixed order."""
-    files = course_files(engine_dir, grader_dir, labs_dir)
-    return json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def runner_bundle(runner_dir):
+    return _bundle(_package(runner_dir, RUNNER_DATA))
+
+
+def labs_bundle(engine_dir, labs_dir):
+    return _bundle({**_package(engine_dir), **_package(labs_dir)})
+
+
+def hashed_name(stem, data):
+    return f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.json"

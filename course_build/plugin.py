@@ -2,8 +2,9 @@
 browser runtime into the built site.
 
 Into `site/assets/course/` it writes the JS/CSS bundle, the worker, the course's
-Python files as `course.<hash>.json` (the reference engine and the worker's half
-of the grader: it runs code and reports outputs, and knows no answer), and two
+Python files (course_build/packaging.py: `runner.<hash>.json` for every
+interpreter, which runs code and reports outputs and knows no answer, and
+`labs.<hash>.json`, the reference engine, for the lab interpreter only), and two
 JSON files per exercise: its public data (starter, hints, solution: shown only
 when the learner asks) and its grading data (cases, expected outputs, known
 mistakes' signatures), which the page keeps and never sends to the worker. Pyodide is copied, self-hosted, into
@@ -26,17 +27,17 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 import engine
-import grader
 import labs
+import runner
 from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
-from grader.facts import BLANK, STORAGE
+from runner.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
 from .math import render_math
 from .offline import write_service_worker
-from .packaging import course_bundle
+from .packaging import hashed_name, labs_bundle, runner_bundle
 from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
 
 log = get_plugin_logger(__name__)
@@ -78,14 +79,15 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             raise PluginError(f"course: no JS bundle in {self.runtime}: run `make setup` "
                               "(npm ci, then node course_browser/build.mjs)")
         self.manifest = json.loads(manifest_path.read_text())
-        self.files_bytes = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent,
-                                         Path(labs.__file__).parent)
-        self.files_name = f"course.{hashlib.sha256(self.files_bytes).hexdigest()[:10]}.json"
-        self.exercises_dir_name = f"exercises.{self.files_name.split('.')[1]}"
+        self.files_bytes = runner_bundle(Path(runner.__file__).parent)
+        self.files_name = hashed_name("runner", self.files_bytes)
+        self.labs_bytes = labs_bundle(Path(engine.__file__).parent, Path(labs.__file__).parent)
+        self.labs_name = hashed_name("labs", self.labs_bytes)
+        self.exercises_dir_name = f"exercises.{hashlib.sha256(self.files_bytes + self.labs_bytes).hexdigest()[:10]}"
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
         self.runtime_config = {
-            "files": self.files_name, "worker": self.manifest["worker.js"],
+            "files": self.files_name, "labs": self.labs_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
             "pyodide": f"../pyodide/{self.pyodide_version}/pyodide.mjs",
         }
@@ -114,6 +116,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             shutil.rmtree(assets)
         shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
         (assets / self.files_name).write_bytes(self.files_bytes)
+        (assets / self.labs_name).write_bytes(self.labs_bytes)
         (assets / self.exercises_dir_name).mkdir()
         for exercise in self.exercises.values():
             folder = assets / self.exercises_dir_name
@@ -140,8 +143,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         log.info("precompressed %d files: %.1f MB -> %.1f MB brotli, %.1f MB gzip (%d compressed now, %.1f s)",
                  packed["files"], packed["raw"] / 1e6, packed["br"] / 1e6, packed["gz"] / 1e6,
                  packed["compressed"], packed["compress_s"])
-        log.info("course runtime: %d exercises, %s (%d KB)", len(self.exercises), self.files_name,
-                 len(self.files_bytes) // 1024)
+        log.info("course runtime: %d exercises, %s (%d KB), %s (%d KB)", len(self.exercises), self.files_name,
+                 len(self.files_bytes) // 1024, self.labs_name, len(self.labs_bytes) // 1024)
 
     def built_snapshot(self):
         """The memory snapshot, once it is made; None without one (the worker boots normally)."""

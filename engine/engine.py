@@ -18,6 +18,8 @@ training loop zeroes its parameters' grads before every step.
 
 import math
 
+from .order import topological_order
+
 
 def _no_backward():
     """The `_backward` of a leaf: nothing made it, so there is nowhere to send gradient."""
@@ -197,30 +199,6 @@ class Value:
             node._backward()
 
 
-
-def topological_order(root):
-    """Every node of the graph behind `root`, each after all of its inputs.
-
-    Iterative depth-first search, children in their recorded order, so the list
-    is the same on every run (the order a recursive `build` gives) and no depth
-    can overflow the stack. Works on any node with `_children`, so the code the
-    course gives a learner (engine.given) walks the learner's own Values with it.
-    """
-    order, seen = [], set()
-    stack = [(root, False)]
-    while stack:
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.append((node, True))
-        for child in reversed(node._children):
-            if child not in seen:
-                stack.append((child, False))
-    return order
 
 def _as_value(x):
     if isinstance(x, Value):

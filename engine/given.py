@@ -6,7 +6,7 @@ and the walk in reverse order); spelling it out in those starters would show the
 answer before the question. Their `backward` calls `backward_pass` instead.
 """
 
-from .engine import topological_order
+from .order import topological_order
 
 
 def backward_pass(root):

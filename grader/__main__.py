@@ -17,8 +17,9 @@ import shutil
 import sys
 from pathlib import Path
 
+from runner.facts import HEADLINE
+
 from .catalog import ID_PATTERN, ROOT, ExerciseError, load, load_all
-from .facts import HEADLINE
 from .grading import grade
 from .proof import prove
 from .version import python_version_note

@@ -18,10 +18,9 @@ import math
 import random
 
 from engine import Value as ReferenceValue
-
-from . import probes
-from .execute import collect
-from .facts import TOLERANCE
+from runner import probes
+from runner.execute import collect
+from runner.facts import TOLERANCE
 
 SYMBOL = {"add": "+", "mul": "*", "sub": "-", "div": "/", "pow": "**"}
 BINARY = ("add", "mul", "sub", "div")

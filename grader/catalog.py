@@ -1,6 +1,6 @@
 """Read exercise folders: `exercises/<id>/`, plain files an instructor writes.
 
-    exercise.toml   title, level, timeout_seconds, hints, [grading], [[mistakes]]
+    exercise.toml   title, level, timeout_seconds, hints, gives, [grading], [[mistakes]]
     starter.py      what the learner starts from; blanks are written ____
     solution.py     one correct answer (shown only when the learner asks)
     equivalent.toml optional: mutants of the solution that are not wrong, each with a reason
@@ -17,12 +17,14 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .facts import BLANK
-from .probes import PROBES
+from runner.facts import BLANK
+from runner.probes import PROBES
+
+from .gives import GivesError, given_files
 
 ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading"}
+META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading", "gives"}
 
 
 class ExerciseError(Exception):
@@ -49,12 +51,14 @@ class Exercise:
     timeout_seconds: float = 5.0
     folder: str = ""
     equivalent: tuple = ()
+    gives: tuple = ()  # names the exercise gives the learner's code (grader/gives.py)
 
     def public_data(self):
         """What the page fetches before any grading data: shown on request only."""
         return {"id": self.id, "title": self.title, "level": self.level,
                 "starter": self.starter, "solution": self.solution,
-                "hints": list(self.hints), "timeout_seconds": self.timeout_seconds}
+                "hints": list(self.hints), "timeout_seconds": self.timeout_seconds,
+                "given": given_files(self.gives)}
 
 
 def _read(folder, name):
@@ -151,13 +155,20 @@ def load_exercise(folder):
     mistakes = tuple(_mistake(folder, entry, starter, solution) for entry in meta.get("mistakes", []))
     names = [m.name for m in mistakes]
     _expect(len(names) == len(set(names)), folder, "two mistakes share a name")
+    gives = meta.get("gives", [])
+    _expect(isinstance(gives, list) and all(isinstance(g, str) for g in gives), folder,
+            "'gives' must be a list of names, like \"engine.given.backward_pass\"")
+    try:
+        given_files(gives)
+    except GivesError as e:
+        raise ExerciseError(f"exercise {folder.name!r}: {e} ({folder / 'exercise.toml'})") from None
     equivalent = ()
     if (folder / "equivalent.toml").is_file():
         equivalent = tuple(tomllib.loads(_read(folder, "equivalent.toml")).get("mutants", []))
     return Exercise(
         id=folder.name, title=meta["title"], level=meta["level"], starter=starter,
         solution=solution, grading=_grading(folder, meta), hints=tuple(hints), mistakes=mistakes,
-        timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent,
+        timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent, gives=tuple(gives),
     )
 
 

@@ -9,7 +9,7 @@ every solution, mistake, mutant and alternative answer.
                               diagnosis, stdout, stdout_truncated, error}
 
 `data` is `grader.cases.grading_data(exercise)`; `report` is what
-`grader.execute.collect` returned, from a process (or worker) that is not
+`runner.execute.collect` returned, from a process (or worker) that is not
 trusted: every field is checked and capped before it is shown.
 
 A diagnosis names a known mistake only when the learner's outputs equal that
@@ -17,8 +17,9 @@ mistake's outputs on every case. Otherwise the learner gets a counterexample:
 the expression, the inputs, what was expected and what came back.
 """
 
+from runner.facts import HEADLINE, MAX_OUTPUTS_PER_CASE, MESSAGE_LIMIT, OUTPUT_LIMIT
+
 from .cases import fmt_pair
-from .facts import HEADLINE, MAX_OUTPUTS_PER_CASE, MESSAGE_LIMIT, OUTPUT_LIMIT
 
 STATUSES = ("ran", "blank", "syntax", "error", "timeout", "stopped")
 

@@ -3,10 +3,11 @@ a child process (`grader.isolated`), the verdict is decided here."""
 
 from functools import cache
 
+from runner.execute import collect
+
 from . import catalog
 from .cases import grading_data, worker_inputs
 from .compare import verdict
-from .execute import collect
 from .isolated import collect_isolated
 
 

@@ -25,7 +25,7 @@ def collect_isolated(code, probe, inputs, timeout_seconds):
     request = json.dumps({"code": code, "probe": probe, "inputs": inputs, "timeout": timeout_seconds})
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
     try:
-        done = subprocess.run([sys.executable, "-m", "grader.child"], input=request, capture_output=True,
+        done = subprocess.run([sys.executable, "-m", "runner.child"], input=request, capture_output=True,
                               text=True, timeout=timeout_seconds + GRACE_SECONDS, env=env, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return _stopped("Your code ran too long and was stopped. Look for a loop that never ends.")

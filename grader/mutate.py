@@ -40,10 +40,11 @@ import io
 import tokenize
 from dataclasses import dataclass, field
 
+from runner.execute import collect
+from runner.facts import BLANK
+
 from .cases import worker_inputs
 from .compare import verdict
-from .execute import collect
-from .facts import BLANK
 from .grading import data_for
 
 KINDS = ("operator", "unary-minus", "assign", "aug-op", "drop-operand", "swap-operands",

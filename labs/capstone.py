@@ -19,6 +19,7 @@ import random
 
 import engine.engine as reference_engine
 import engine.nn as reference_nn
+import engine.order as reference_order
 from engine.nn import readings, weights_and_biases
 
 from .training import XS, YS
@@ -40,7 +41,9 @@ PIECES = [
 NETWORK = "mlp"  # the piece that is classes of its own, not a method of Value
 NETWORK_CLASSES = ("Neuron", "Layer", "MLP")
 BINARY = {"__mul__", "__sub__", "__add__", "__truediv__"}
-ENGINE_SOURCE = inspect.getsource(reference_engine)
+# the reference engine as one module of its own source (its order module inlined)
+ENGINE_SOURCE = inspect.getsource(reference_order) + inspect.getsource(reference_engine).replace(
+    "from .order import topological_order\n", "")
 NN_SOURCE = inspect.getsource(reference_nn).replace("from .engine import Value\n", "")
 SIZES = [8, 8, 1]
 

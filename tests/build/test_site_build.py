@@ -39,19 +39,37 @@ def test_the_site_is_self_contained(site):
 
 
 def test_the_course_files_carry_no_answer(site):
-    """The worker gets the engine and the half of the grader that runs code and
-    reports outputs: no solution, no mistake, no expected output, no comparison."""
-    (files_path,) = (site / "assets/course").glob("course.*.json")
+    """Every grading interpreter gets the runner package only: it runs code and reports
+    outputs, and holds no engine, solution, mistake, expected output or comparison.
+    The reference engine ships apart, for the lab interpreter."""
+    (files_path,) = (site / "assets/course").glob("runner.*.json")
     files = json.loads(files_path.read_text(encoding="utf-8"))
-    names = list(files)
-    assert {"engine/engine.py", "grader/probes.py", "grader/guard.py", "grader/execute.py",
-            "grader/worker_api.py", "grader/sandbox.py"} <= set(names)
-    assert not [n for n in names if n.startswith("exercises/") or n.endswith(("compare.py", "cases.py", "catalog.py"))]
-    assert files["grader/guard.py"] == (ROOT / "grader/guard.py").read_text(encoding="utf-8")
+    names = set(files)
+    assert {"runner/probes.py", "runner/guard.py", "runner/execute.py", "runner/api.py", "runner/sandbox.py",
+            "runner/facts.json"} <= names
+    assert all(n.startswith("runner/") for n in names), names
+    assert files["runner/guard.py"] == (ROOT / "runner/guard.py").read_text(encoding="utf-8")
     text = "".join(files.values())
     (data_file,) = (site / "assets/course").glob("exercises.*/mul-backward.grading.json")
     expected = [x for case in json.loads(data_file.read_text())["cases"] for x in case["expected"]]
     assert not [x for x in expected if len(repr(x)) >= 6 and repr(x) in text]
+    (labs_path,) = (site / "assets/course").glob("labs.*.json")
+    labs = json.loads(labs_path.read_text(encoding="utf-8"))
+    assert {"engine/engine.py", "labs/api.py"} <= set(labs)
+    assert not [n for n in labs if not n.startswith(("engine/", "labs/"))]
+
+
+def test_each_exercise_gives_only_what_it_declares(site):
+    """What an exercise's grading interpreter gets beyond the runner: the files of the
+    names it declares in `gives`, and no module with the rules it asks for."""
+    folder = next((site / "assets/course").glob("exercises.*"))
+    given = {p.stem: json.loads(p.read_text())["given"] for p in folder.glob("*.json") if ".grading" not in p.name}
+    assert set(given["mul-backward"]) == {"engine/__init__.py", "engine/given.py", "engine/order.py"}
+    assert "engine/engine.py" not in given["backward-tail"] and "engine/nn.py" not in given["mlp"]
+    assert "engine/nn.py" in given["sgd-step"]
+    for exercise, files in given.items():
+        assert "class Value" not in "".join(v for k, v in files.items() if k != "engine/engine.py") or \
+            exercise in ("mlp", "sgd-step"), exercise
 
 
 def test_grading_data_stays_on_the_page(site):

@@ -110,7 +110,7 @@ def test_learner_code_that_patches_the_grader_cannot_pass(page, site):
     ex = exercise(page, "quiz-sub-backward")
     n = len(data_for(catalog.load("sub-backward"))["cases"])
     replace_code(page, ex, "print('Passed: all checks pass')\n"
-                 "import grader.probes as probes\n"
+                 "import runner.probes as probes\n"
                  f"probes.run_cases = lambda *args: [[1.0, 1.0]] * {n}\n")
     result = check(ex)
     expect(result).to_have_attribute("data-state", "failed")

@@ -21,8 +21,8 @@ import pytest
 from grader import catalog
 from grader.cases import fmt, fmt_pair
 from grader.compare import verdict
-from grader.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from grader.grading import data_for, report_for
+from runner.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from tests.grading.answers import RIGHT, WRONG
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,7 +29,7 @@ test("stars: shown answers cost stars", () => {
 test("progress.js and the inline draft restore take the key and schema from facts.json", async () => {
   const { readFileSync } = await import("node:fs");
   const { STORAGE_KEY, SCHEMA_VERSION } = await import("../../course_browser/progress.js");
-  const facts = JSON.parse(readFileSync(new URL("../../grader/facts.json", import.meta.url), "utf8"));
+  const facts = JSON.parse(readFileSync(new URL("../../runner/facts.json", import.meta.url), "utf8"));
   assert.equal(STORAGE_KEY, facts.storage.key);
   assert.equal(SCHEMA_VERSION, facts.storage.schema_version);
   const inline = readFileSync(new URL("../../course_browser/drafts.inline.js", import.meta.url), "utf8");

@@ -1,5 +1,5 @@
 """Attacks on the worker's Python, run under CPython (pytest) and inside Pyodide
-(tests/pyodide arms grader.guard and wraps every test function in hide(),
+(tests/pyodide arms runner.guard and wraps every test function in hide(),
 restore() and unhide(), as the worker wraps every call). Each test asserts the
 attack FAILS: learner code reaches no JavaScript object, a later run computes
 what it would have computed anyway, and the interpreter keeps answering.
@@ -13,11 +13,11 @@ order: the same order here).
 import json
 import sys
 
-from grader import worker_api
 from grader.catalog import fill_blanks, load
 from grader.compare import verdict
 from grader.grading import data_for
 from labs import LABS
+from tests.portable import inprocess as worker_api
 
 IN_PYODIDE = sys.platform == "emscripten"
 
@@ -301,14 +301,14 @@ def test_state_outside_module_namespaces_is_restored():
 
 
 def test_containers_of_the_probes_cannot_pass_a_later_wrong_answer():
-    """`grader.probes.PROBES`, `OPS`, `FUNCTIONS` are dicts inside a module namespace:
+    """`runner.probes.PROBES`, `OPS`, `FUNCTIONS` are dicts inside a module namespace:
     a patch of their entries used to outlive its run, and a later wrong answer
     then reported the reference engine's numbers and passed."""
     exercise = load("mul-backward")
     data = data_for(exercise)
     inputs = [c["input"] for c in data["cases"]]
     wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
-    cheat = ("import grader.probes as p\nfrom engine import Value as Right\nreal = p.value_case\n"
+    cheat = ("import runner.probes as p\nfrom engine import Value as Right\nreal = p.value_case\n"
              "p.PROBES['value'] = lambda ns, case: real({'Value': Right}, case)\n"
              "p.OPS['mul'] = lambda a, b: a * b\np.FUNCTIONS.clear()\n")
     worker_api.check("value", inputs, cheat + exercise.solution)
@@ -318,7 +318,7 @@ def test_containers_of_the_probes_cannot_pass_a_later_wrong_answer():
 
 def test_a_run_that_breaks_its_own_report():
     """A str subclass printed by the code used to make `run()` itself raise (open:
-    grader.execute); the exception reaches the worker's JavaScript as a PythonError
+    runner.execute); the exception reaches the worker's JavaScript as a PythonError
     (not fatal), and nothing of it outlives the call."""
     code = ("import sys\nclass S(str):\n    def __getitem__(self, i):\n        return object()\n"
             "sys.stdout.write(S('hello'))\n")

@@ -5,20 +5,20 @@ verdict from grader.compare on the outputs alone.
 Every exercise is proved, correct rewrites pass, real misconceptions fail,
 bad input gets a clear verdict, and learner code can neither forge a pass nor
 change what a later run computes. In Pyodide it also finds no path to the
-JavaScript bridge (tests/pyodide arms grader.guard, as the worker does).
+JavaScript bridge (tests/pyodide arms runner.guard, as the worker does).
 """
 
 import json
 import sys
 from pathlib import Path
 
-from grader import worker_api
 from grader.catalog import apply_edits, fill_blanks, load, load_all
 from grader.compare import verdict
-from grader.execute import collect, run
 from grader.grading import data_for
 from grader.proof import prove
+from runner.execute import collect, run
 from tests.grading.answers import RIGHT, WRONG
+from tests.portable import inprocess as worker_api
 
 IN_PYODIDE = sys.platform == "emscripten"
 
@@ -168,7 +168,7 @@ FORGERIES = {
                                  "    def __ne__(self, other): return False\n"),
     "patches the comparison": ("import grader.compare as c\nc.close = lambda *a, **k: True\n"
                                "c.case_passes = lambda *a: True\n"),
-    "patches the probes": ("import grader.probes as p\np.number = lambda x: 0.0\n"
+    "patches the probes": ("import runner.probes as p\np.number = lambda x: 0.0\n"
                            "p.OPS = {}\n"),
     "patches the reference engine": ("import engine, engine.engine\n"
                                      "engine.Value.__add__ = lambda s, o: s\nengine.engine.Value.backward = lambda s: None\n"),
@@ -177,9 +177,9 @@ FORGERIES = {
     "breaks io": "import io\nio.StringIO = None\n",
     "swaps math in sys.modules": ("import sys, types\nfake = types.ModuleType('math')\n"
                                   "fake.isclose = lambda *a, **k: True\nsys.modules['math'] = fake\n"),
-    "poisons the sandbox": ("import grader.sandbox as s\ns.new_restore = lambda *a: (lambda: None)\n"
+    "poisons the sandbox": ("import runner.sandbox as s\ns.new_restore = lambda *a: (lambda: None)\n"
                             "s.Sandbox = type('S', (), {'restore': lambda self: None})\n"),
-    "poisons the worker API": ("import grader.worker_api as w\nw.API['check'] = lambda *a: {'status': 'ran'}\n"
+    "poisons the worker API": ("import runner.api as w\nw.API['check'] = lambda *a: {'status': 'ran'}\n"
                                "w.check = lambda *a: {'status': 'ran'}\n"),
     "adds a meta path finder": ("import sys\nclass F:\n    def find_spec(self, *a):\n        raise ImportError('x')\n"
                                 "sys.meta_path.insert(0, F())\nsys.path.insert(0, '/nowhere')\n"),
@@ -214,13 +214,15 @@ def test_nothing_a_run_does_outlives_it():
 
 
 def test_warm_up_runs_the_check_path():
-    step, more = 0, True
-    while more:
-        more = json.loads(worker_api.call("warm_up", json.dumps([step])))
-        step += 1
-    assert step == worker_api.WARM_UP_STEPS
-    report = worker_api.check("value", worker_api.WARM_UP_CASES, worker_api.REFERENCE_ANSWER)
+    """The warm-up walks a Check on a Value that holds no exercise's rule: each input
+    gets out.grad unchanged, so no product or other local rate passes."""
+    from runner import api
+
+    assert json.loads(api.call("warm_up", "[]")) is True
+    report = worker_api.check("value", api.WARM_UP_CASES, api.WARM_UP_CODE)
     assert report["status"] == "ran" and all(isinstance(o, list) for o in report["outputs"])
+    exercise = load("mul-backward")
+    assert not grade(exercise, api.WARM_UP_CODE)["passed"]
 
 
 ESCAPE_SCAN = r'''

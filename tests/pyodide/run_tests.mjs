@@ -1,5 +1,5 @@
 // Run plain-assert Python test modules inside Pyodide under Node, the way the
-// browser's worker runs Python: grader.guard armed, and every call wrapped in
+// browser's worker runs Python: runner.guard armed, and every call wrapped in
 // its hide()/unhide() and the sandbox's sealed restore (see worker.js).
 // Usage: node tests/pyodide/run_tests.mjs tests.portable.test_engine_portable [...]
 // Prints one JSON object: {python, results: [{name, ok, error, seconds}]}.
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const PACKAGES = ["engine", "labs", "grader", "exercises", "tests/portable", "tests/grading"];
+const PACKAGES = ["engine", "labs", "grader", "runner", "exercises", "tests/portable", "tests/grading"];
 
 function* courseFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -34,7 +34,7 @@ pyodide.FS.writeFile(join(home, "tests/__init__.py"), "");
 const listTests = pyodide.runPython(`
 import importlib, sys
 sys.path.insert(0, "/home/pyodide")
-import grader.worker_api  # what the worker imports before it arms the guard
+import runner.api  # what the worker imports before it arms the guard
 
 def list_tests(modules):
     found = []
@@ -45,8 +45,8 @@ def list_tests(modules):
 list_tests
 `);
 const tests = listTests(pyodide.toPy(process.argv.slice(2))).toJs();
-const [hide, unhide] = pyodide.pyimport("grader.guard").arm().toJs();
-const restore = pyodide.pyimport("grader.sandbox").new_restore();
+const [hide, unhide] = pyodide.pyimport("runner.guard").arm().toJs();
+const restore = pyodide.pyimport("runner.sandbox").new_restore();
 const results = [];
 for (const [name, fn] of tests) {
   const start = performance.now();

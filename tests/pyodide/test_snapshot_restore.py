@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-import grader
-import labs
-from course_build.packaging import course_bundle
+import runner
+from course_build.packaging import runner_bundle
 from course_build.snapshot import VERIFIED_PYODIDE, make_snapshot, pyodide_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +22,7 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 @pytest.fixture(scope="module")
 def restored(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("snapshot")
-    files = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent, Path(labs.__file__).parent)
+    files = runner_bundle(Path(runner.__file__).parent)
     snapshot = make_snapshot(PYODIDE, files)
     (tmp / "snapshot.gz").write_bytes(snapshot.data)
     (tmp / "course.json").write_bytes(files)
@@ -40,8 +38,10 @@ def test_the_pinned_pyodide_is_the_verified_one():
 
 
 @pytest.mark.pyodide
-def test_the_snapshot_holds_the_course_imported(restored):
+def test_the_snapshot_holds_the_runner_and_no_engine(restored):
     assert restored["before"]["course_imported"]
+    assert restored["before"]["engine_loaded"] == []
+    assert restored["reference"]["error"]["type"] == "ModuleNotFoundError", restored["reference"]["error"]
 
 
 @pytest.mark.pyodide
@@ -56,5 +56,5 @@ def test_a_restored_interpreter_is_set_up_like_a_normal_boot(restored):
 @pytest.mark.pyodide
 def test_a_restored_interpreter_runs_learner_code_with_tracebacks(restored):
     run = restored["run"]
-    assert "6.0" in run["stdout"] or "data=6" in run["stdout"], run
+    assert run["stdout"] == "6.0\n", run
     assert "ZeroDivisionError" in json.dumps(run), run

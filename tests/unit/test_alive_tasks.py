@@ -20,8 +20,8 @@ import pytest
 
 from course_build.blocks import CourseBlocksExtension
 from engine import Value, finite_difference
-from grader import worker_api
 from grader.catalog import load_all
+from labs import api as worker_api
 from labs.expression import SLIP_TOLERANCE, expression_graph, gradient_facts, predictions
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -87,7 +87,7 @@ CLI_ATTACKS = {
     "writes a fake report to the real stdout and exits": (
         WRONG + f"\nimport os\nos.write(1, ({RIGHT_OUTPUT_FAKE!r} + '\\n').encode())\nos._exit(0)\n"),
     "raises SystemExit(0)": WRONG + "\nraise SystemExit(0)\n",
-    "patches the child's collect": ("import grader.execute as e\n"
+    "patches the child's collect": ("import runner.execute as e\n"
                                     "e.collect = lambda *a: {'status': 'ran', 'outputs': []}\n" + WRONG),
 }
 

@@ -91,12 +91,16 @@ def create_builtin(spec, _original=ORIGINAL_CREATE_BUILTIN, _refused=REFUSED, _e
 
 
 def _is_bridge(value, genuine, roots, _type=type, _str=str, _id=id, _name=TYPE_NAME, _cdict=CLASS_DICT,
-               _get=PROXY_GET, _as_str=AS_STR, _contains=STR_CONTAINS, _partition=str.partition):
-    """A genuine bridge module, a JS proxy, or an object of a bridge class; reads nothing
-    through the learner's methods."""
+               _get=PROXY_GET, _as_str=AS_STR, _contains=STR_CONTAINS, _partition=str.partition,
+               _is_class=IS_CLASS):
+    """A genuine bridge module, a JS proxy, a bridge class or an object of one (Pyodide's
+    import hook puts a class, not an instance, on sys.meta_path); reads nothing through
+    the learner's methods."""
     if _id(value) in genuine:
         return True
     kind = _type(value)
+    if _is_class(value):
+        kind = value
     name = _name(kind)
     module = _get(_cdict(kind), "__module__")
     return _contains(_as_str(name), "Js") or (_type(module) is _str and _partition(module, ".")[0] in roots)
@@ -278,6 +282,7 @@ def arm():
         "BRIDGE_CLASSES": _bridge_classes(classes), "HIDDEN": [False], "FILE_EVENTS": FILE_EVENTS,
         "IMPORTABLE": IMPORTABLE, "WRITE_FLAGS": WRITE_FLAGS, "GC_ENABLE": gc.enable, "GC_DISABLE": gc.disable,
         # C-level readers: no metaclass, __eq__ or __hash__ of learner code runs through them
+        "IS_CLASS": lambda value, _type=type, _sub=issubclass: _sub(_type(value), _type),
         "TYPE_NAME": type.__dict__["__name__"].__get__, "CLASS_DICT": type.__dict__["__dict__"].__get__,
         "PROXY_GET": type(type.__dict__).get, "AS_STR": str.__str__, "STR_CONTAINS": str.__contains__,
         "MODULE_TYPE": type(sys), "MODULE_DICT": type(sys).__dict__["__dict__"].__get__, "IS": is_,

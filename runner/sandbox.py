@@ -9,7 +9,7 @@ Modules the learner imported are dropped again afterwards.
 
 This keeps one run from changing the next; it decides no verdict (the
 comparison happens where learner code can't reach: grader.compare). In the
-browser, grader.guard makes the restore's own state unreadable and unchangeable.
+browser, runner.guard makes the restore's own state unreadable and unchangeable.
 """
 
 import builtins
@@ -24,9 +24,10 @@ from .facts import OUTPUT_LIMIT
 # Restored after every run: every module loaded before any learner code ran (our
 # own, the reference engine, and the standard library: `io.StringIO = None` must not
 # outlive its run). `sys` is restored per run (see new_restore); `__main__` is not ours.
-# The JavaScript bridge is grader.guard's business: it is hidden during runs.
+# The JavaScript bridge is runner.guard's business: it is hidden during runs.
 NOT_RESTORED = frozenset({"sys", "builtins", "__main__"})
 BRIDGE_ROOTS = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core"})
+COURSE_PACKAGES = frozenset({"runner", "grader", "engine", "labs"})
 
 
 class CappedOutput(io.TextIOBase):
@@ -73,10 +74,10 @@ def _capture():
     module has to be re-imported, which would cost a compile per run). Other packages
     loaded beside them (a test runner's, torch's) are not the learner's to reach in the
     browser, and some of them compute attributes on access, so they are left out.
-    The dicts and lists our own modules hold at top level (`grader.probes.PROBES`,
+    The dicts and lists our own modules hold at top level (`runner.probes.PROBES`,
     `OPS`, ...) are restored too; private ones (`_training`) are state, and stay.
     """
-    ours = frozenset(sys.stdlib_module_names) | {"grader", "engine", "labs"}
+    ours = frozenset(sys.stdlib_module_names) | COURSE_PACKAGES
     modules = {name: mod for name, mod in sys.modules.items()
                if name not in NOT_RESTORED and name.split(".")[0] in ours and mod is not None
                and type(getattr(mod, "__dict__", None)) is dict}
@@ -86,7 +87,7 @@ def _capture():
     # one column per attribute, so a check is a single C-level pass: map(is_, ...)
     function_attrs = [(attrgetter(attr), [dict(attrs)[attr] for _, attrs in functions], attr)
                       for attr in FUNCTION_ATTRS] if fns else []
-    containers = [value for name, mod in modules.items() if name.split(".")[0] in {"grader", "engine", "labs"}
+    containers = [value for name, mod in modules.items() if name.split(".")[0] in COURSE_PACKAGES
                   for key, value in vars(mod).items() if not key.startswith("_") and type(value) in (dict, list)]
     return {"modules": modules, "module_list": list(modules.values()), "names": frozenset(sys.modules),
             "namespaces": [_dict_state(builtins.__dict__)] + states
@@ -119,7 +120,7 @@ def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _
     for the caller to free once this frame, which holds the pristine state, is gone.
 
     Every function it calls is bound here, as a default, so patching a module (or
-    `sys.gettrace`) cannot blind it or run inside it (and, once grader.guard is armed,
+    `sys.gettrace`) cannot blind it or run inside it (and, once runner.guard is armed,
     defaults can be neither read nor changed). It reads classes and dicts through
     C-level accessors, frees nothing and collects no garbage while it runs, so no
     learner `__eq__`, `__hash__`, metaclass or `__del__` runs with its frame on the stack."""
@@ -195,7 +196,7 @@ def new_restore(_bind=_bind):
     """A restore function for the interpreter as it is now (`sys` and its hooks, the
     import system, the current directory) over the pristine capture. It takes no
     arguments: all it needs is bound."""
-    # the import system as it is now; the bridge's finder is grader.guard's to put back
+    # the import system as it is now; the bridge's finder is runner.guard's to put back
     finders = [f for f in sys.meta_path if str(type(f).__module__).split(".")[0] not in BRIDGE_ROOTS]
     lists = [(sys.path, list(sys.path)), (sys.path_hooks, list(sys.path_hooks)), (sys.meta_path, finders)]
     warnings = sys.modules.get("warnings")
@@ -254,7 +255,7 @@ def _snapshot_objects(module_states, trusted_names):
 
 
 def guard_armed():
-    """Once grader.guard is armed, code and defaults can't be changed (nor read):
+    """Once runner.guard is armed, code and defaults can't be changed (nor read):
     there is nothing of theirs to restore."""
     import _imp
 

@@ -1,6 +1,8 @@
-"""Run learner code: in a fresh namespace, with output captured and capped, and
-the interpreter restored afterwards. Used by the browser's worker and by the
-CLI's child process; neither knows what the right answer is.
+"""Run learner code: in a fresh namespace, with output captured and capped. Used by
+the browser's worker and by the CLI's child process; neither knows what the right
+answer is. Both run each submission in an interpreter of its own and throw it away
+afterwards (`restore=False`); in-process callers (the mutation proof, which runs
+only the course's own code) restore the interpreter after each run instead.
 
 `run(code)` is the Run button: it reports what the code printed or raised.
 `collect(code, probe, inputs)` is the first half of a Check: it runs the code,
@@ -10,7 +12,7 @@ then the probe on every case, and reports the raw outputs. The second half,
 A report is a plain dict (JSON-ready):
 
     status     ran | blank | syntax | error | timeout | stopped
-    outputs    one entry per case (see grader.probes), when status is "ran"
+    outputs    one entry per case (see runner.probes), when status is "ran"
     summary    one sentence for the statuses other than "ran"
     stdout     what the code printed (capped), stdout_truncated
     error      {type, message, line, traceback} in the learner's own line numbers, or None
@@ -136,26 +138,42 @@ def _error_report(exc, output, code, checking=True):
     return _report("error", output=output, error=error, summary=f"Your code raised {error['type']}{where}{then}")
 
 
-def run(code, timeout_seconds=10.0):
-    """The Run button: run the code, report what it printed or raised."""
+class _Discarded:
+    """The restore of an interpreter that is thrown away after the run (the browser's):
+    nothing to put back, so nothing is captured. Only the streams are swapped back."""
+
+    def __init__(self):
+        self.streams = (sys.stdout, sys.stderr, sys.stdin)
+
+    def __call__(self):
+        pass
+
+
+def _undo(restore):
+    return new_restore() if restore else _Discarded()
+
+
+def run(code, timeout_seconds=10.0, restore=True):
+    """The Run button: run the code, report what it printed or raised. `restore=False`
+    where the interpreter is discarded after this run (the browser: runner.api)."""
     compiled, early = prepare(code)
     if early:
         return early
     output = CappedOutput()
-    exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds, new_restore())
+    exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds, _undo(restore))
     if exc is not None:
         return _error_report(exc, output, code, checking=False)
     return _report("ok", output=output, summary="Ran without errors.")
 
 
-def collect(code, probe, inputs, timeout_seconds=10.0):
+def collect(code, probe, inputs, timeout_seconds=10.0, restore=True):
     """A Check's first half: run the code, then the probe on every case."""
     compiled, early = prepare(code)
     if early:
         return early
     output = CappedOutput()
     namespace = fresh_namespace()
-    undo = new_restore()
+    undo = _undo(restore)
     exc = _guarded(lambda: exec(compiled, namespace), output, timeout_seconds, undo, restore=False)
     if exc is not None:
         return _error_report(exc, output, code)

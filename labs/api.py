@@ -1,58 +1,22 @@
-"""What the browser's worker calls: `call(name, args_json)` -> JSON text.
+"""What the browser's lab worker calls: `call(name, args_json)` -> JSON text.
 
-A Check here is only its first half: `check(probe, inputs, code)` runs the
-learner's code on the cases' inputs and returns the raw outputs. The expected
-outputs and the comparison stay on the page (compare.js), so nothing in this
-interpreter decides a verdict. Learner code also runs with the JavaScript bridge
-hidden: the worker's JavaScript wraps every call in grader.guard's hide() and
-unhide(), and drops its own network and storage powers once Python is up
-(worker.js). See the threat model in the README.
+The labs, the training level and the capstone need the reference engine, so they
+run in an interpreter of their own, never in one that grades: a grading
+interpreter holds only what its exercise gives (runner/api.py). The capstone runs
+the learner's saved code here, beside the reference; the page throws this
+interpreter away after every capstone call, so that code reaches no later lab.
 """
 
 import json
 
-from labs import capstone, level_graph
-from labs import tangent as tangent_lab
-from labs.expression import ExpressionError, expression_graph, gradient_facts, variables
-from labs.training import Run
+from runner import execute
+from runner.sandbox import CappedOutput, new_restore
+from runner.text import describe_exception
 
-from . import execute
-from .probes import PROBES
-from .sandbox import CappedOutput, new_restore
-from .text import describe_exception
-
-
-def check(probe, inputs, code, timeout_seconds=10.0):
-    """The learner's outputs on the cases (grader.execute.collect); no verdict."""
-    if probe not in PROBES or type(inputs) is not list:
-        raise ValueError("check() needs a probe name and a list of case inputs")
-    return execute.collect(code, probe, inputs, float(timeout_seconds))
-
-
-REFERENCE_ANSWER = "from engine import Value\n"
-WARM_UP_CASES = [
-    {"mode": "rule", "leaves": [1.5, -0.5], "nodes": [["mul", 0, 1]], "start": [0.5, 0.5], "upstream": 1.7},
-    {"mode": "backward", "leaves": [0.7, -1.2, 0.4],
-     "nodes": [["mul", 0, 1], ["add", 3, 2], ["tanh", 4], ["mul", 5, 3], ["add", 6, 0]]},
-]
-WARM_UP_STEPS = 3
-
-
-def warm_up(step):
-    """One short step of priming Python after boot; returns whether more remain.
-
-    Each step runs the reference engine through the very path a Check takes.
-    WebAssembly starts in a baseline tier and optimises what runs hot, so the
-    learner's first Check then runs at full speed. The page sends one step at a
-    time while it is idle, so a real Check waits for one step at most.
-    """
-    step = int(step)
-    check("value", WARM_UP_CASES * 4, REFERENCE_ANSWER)
-    return step + 1 < WARM_UP_STEPS
-
-
-def run(code, timeout_seconds=10.0):
-    return execute.run(code, timeout_seconds)
+from . import capstone, level_graph
+from . import tangent as tangent_lab
+from .expression import ExpressionError, expression_graph, gradient_facts, variables
+from .training import Run
 
 
 def lab_graph(a, b, c, d):
@@ -140,7 +104,7 @@ def capstone_check(codes):
     return _learner_engine(lambda c: {"pieces": capstone.check_pieces(c)}, codes)
 
 
-API = {"check": check, "run": run, "warm_up": warm_up, "lab_graph": lab_graph, "tangent": tangent,
+API = {"lab_graph": lab_graph, "tangent": tangent,
        "expression": expression, "gradient_at": gradient_at, "train_start": train_start, "train_steps": train_steps,
        "train_boundary": train_boundary, "train_network": train_network,
        "capstone_train": capstone_train, "capstone_check": capstone_check,

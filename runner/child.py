@@ -1,4 +1,4 @@
-"""`python -m grader.child`: the CLI's sandbox process. It reads {code, probe,
+"""`python -m runner.child`: the CLI's sandbox process. It reads {code, probe,
 inputs, timeout} as JSON on stdin, runs the learner's code and the probe, and
 writes the report as the last line of stdout. It never sees expected outputs;
 the parent process compares, decides the verdict and sets the exit code, and
@@ -13,7 +13,7 @@ import sys
 def main():
     request = json.loads(sys.stdin.read())
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    from grader.execute import collect
+    from runner.execute import collect
 
     report = collect(request["code"], request["probe"], request["inputs"], request["timeout"])
     out.write("\n" + json.dumps(report) + "\n")
