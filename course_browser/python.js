@@ -103,6 +103,7 @@ export class PythonRuntime extends EventTarget {
     this.progress = "";
     this.restarts = 0; // interpreters ended by Stop, a timeout or a crash
     this.runs = 0; // grading interpreters used (each for one run)
+    this.bootFailures = 0; // grading interpreters in a row that could not boot
     this.bootSeconds = null;
     this.snapshotRejected = null; // why the first worker booted without the snapshot
     this.cspViolations = []; // reported by the workers, for the tests only
@@ -154,12 +155,16 @@ export class PythonRuntime extends EventTarget {
       interpreter.call("warm_up", []).catch(() => {});
     }
     this.lastBoot = msg; // for the benchmarks
+    this.bootFailures = 0;
     if (this.state !== "ready") this.setState("ready", "");
     return undefined;
   }
 
   bootFailed(interpreter, message) {
-    if (interpreter.role === "runner" && this.state !== "ready") this.setState("failed", message);
+    if (interpreter.role !== "runner") return;
+    this.bootFailures += 1;
+    // a spare that can't boot three times in a row won't: say so rather than boot forever
+    if (this.state !== "ready" || this.bootFailures >= 3) this.setState("failed", message);
   }
 
   snapshotWasRejected(msg) {

@@ -10,7 +10,7 @@ interpreter away after every capstone call, so that code reaches no later lab.
 import json
 
 from runner import execute
-from runner.sandbox import CappedOutput, new_restore
+from runner.sandbox import CappedOutput
 from runner.text import describe_exception
 
 from . import capstone, level_graph
@@ -76,11 +76,13 @@ def train_network(x, y):
 
 def _learner_engine(work, codes, timeout_seconds=20.0):
     """Run `work` on the engine assembled from the learner's saved code, as a Run runs
-    learner code: output captured, the interpreter restored afterwards."""
+    learner code: output captured, and no restore: the page discards this interpreter
+    after every capstone call (course_browser/python.js)."""
     if not isinstance(codes, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in codes.items()):
         raise ValueError("the capstone needs the learner's code by exercise")
     result = {}
-    exc = execute._guarded(lambda: result.update(work(codes)), CappedOutput(limit=0), timeout_seconds, new_restore())
+    exc = execute._guarded(lambda: result.update(work(codes)), CappedOutput(limit=0), timeout_seconds,
+                           execute.Discarded())
     if exc is not None:
         if isinstance(exc, (execute.RunTimeout, KeyboardInterrupt)):
             return {"error": "Your engine ran too long and was stopped."}

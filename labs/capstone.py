@@ -20,7 +20,7 @@ import random
 import engine.engine as reference_engine
 import engine.nn as reference_nn
 import engine.order as reference_order
-from engine.nn import readings, weights_and_biases
+from runner.network import readings, weights_and_biases
 
 from .training import XS, YS
 

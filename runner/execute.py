@@ -138,7 +138,7 @@ def _error_report(exc, output, code, checking=True):
     return _report("error", output=output, error=error, summary=f"Your code raised {error['type']}{where}{then}")
 
 
-class _Discarded:
+class Discarded:
     """The restore of an interpreter that is thrown away after the run (the browser's):
     nothing to put back, so nothing is captured. Only the streams are swapped back."""
 
@@ -150,7 +150,7 @@ class _Discarded:
 
 
 def _undo(restore):
-    return new_restore() if restore else _Discarded()
+    return new_restore() if restore else Discarded()
 
 
 def run(code, timeout_seconds=10.0, restore=True):

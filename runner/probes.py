@@ -15,6 +15,7 @@ A case whose run raised gives {"error": "ZeroDivisionError: ...", "line": n}.
 import math
 
 from .facts import MAX_OUTPUTS_PER_CASE
+from .network import readings, weights_and_biases
 from .text import describe_exception, short_repr
 
 OPS = {
@@ -139,12 +140,11 @@ def call_case(namespace, case):
 
 
 def sgd_case(namespace, case):
-    """Train a small MLP with the learner's `train_step`; outputs each step's
-    returned loss, then every parameter after that step."""
-    from engine import MLP
-
+    """Train a small MLP (the one the exercise gives, as the starter imports it) with the
+    learner's `train_step`; outputs each step's returned loss, then every parameter
+    after that step."""
     train_step = _learner(namespace, "train_step")
-    model = MLP(2, case["sizes"], seed=case["model_seed"])
+    model = _learner(namespace, "MLP")(2, case["sizes"], seed=case["model_seed"])
     outputs = []
     for _ in range(case["steps"]):
         outputs.append(number(train_step(model, case["xs"], case["ys"], case["lr"])))
@@ -158,8 +158,6 @@ def nn_case(namespace, case):
     their sum with respect to each parameter (so the forward pass must build a graph);
     how many times `parameters()` lists each parameter (any order is fine, but each
     exactly once); and how many items it lists in all."""
-    from engine.nn import readings, weights_and_biases
-
     model = _learner(namespace, "MLP")(case["nin"], list(case["nouts"]))
     try:
         params = weights_and_biases(model)

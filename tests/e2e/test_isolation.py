@@ -1,0 +1,179 @@
+"""No run can change another's verdict: every Run and Check in Chromium gets a fresh
+interpreter that holds only what its exercise gives (issue 23's attack suite).
+
+Each attack is pasted code that tries to outlive its run: it changes a module's type,
+leaves gc callbacks, finalizers, threads, tasks or signal handlers behind, plants
+attributes and base classes, and stashes a correct Value where a later run might pick
+it up. For each, in order, on the page: a Run of the attack, then a Check of the
+untouched starter (must be "Not yet"), then a Check of the solution (must be
+"Passed"). The same attacks once made every later Check pass, or every correct one
+fail, when one interpreter served the whole visit.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from grader import catalog
+
+from .conftest import wait_until
+from .helpers import check, exercise, open_level, replace_code
+
+SUB = catalog.load("sub-backward")
+SLOT = "quiz-sub-backward"
+
+# A correct Value, which an attack would like later runs to use instead of the learner's.
+STASH = SUB.solution.split("\na, b")[0] + "\n"
+
+ATTACKS = {
+    "a module's type": STASH + """
+import sys, types
+Right = Value
+class Forged(types.ModuleType):
+    def __getattribute__(self, name):
+        if name == "Value":
+            return Right
+        return types.ModuleType.__getattribute__(self, name)
+for name, module in list(sys.modules.items()):
+    try:
+        module.__class__ = Forged
+    except TypeError:
+        pass
+sys.modules["__main__"].__class__ = Forged
+""",
+    "gc callbacks and thresholds": STASH + """
+import gc, sys
+Right = Value
+def hook(phase, info):
+    main = sys.modules.get("__main__")
+    if main is not None:
+        main.__dict__["Value"] = Right
+gc.callbacks.append(hook)
+gc.set_threshold(1, 1, 1)
+""",
+    "attributes on a standard module's objects": STASH + """
+import json, builtins
+json._default_encoder.Value = Value
+builtins.Value = Value
+builtins.__build_class__ = (lambda original: lambda f, name, *a, **k:
+    Value if name == "Value" else original(f, name, *a, **k))(builtins.__build_class__)
+""",
+    "a planted base class": STASH + """
+import sys
+Right = Value
+for module in list(sys.modules.values()):
+    for value in list(getattr(module, "__dict__", {}).values()):
+        if isinstance(value, type) and value.__module__.startswith("runner"):
+            try:
+                value.__bases__ = (Right,) + value.__bases__
+            except TypeError:
+                pass
+""",
+    "a signal handler": STASH + """
+import signal
+Right = Value
+signal.signal(signal.SIGINT, lambda *a: None)
+""",
+    "a finalizer that runs later": STASH + """
+import sys
+Right = Value
+class Later:
+    def __del__(self):
+        sys.modules["__main__"].__dict__["Value"] = Right
+        import builtins
+        builtins.Value = Right
+sys.later = Later()
+sys.modules["runner.probes"].later = Later()
+""",
+    "a thread left running": STASH + """
+import threading
+Right = Value
+def forever():
+    import sys
+    while True:
+        sys.modules["__main__"].__dict__["Value"] = Right
+try:
+    threading.Thread(target=forever, daemon=True).start()
+except RuntimeError:
+    pass
+""",
+    "an asyncio task left running": STASH + """
+import asyncio, sys
+Right = Value
+async def later():
+    while True:
+        for name in ("__main__", "runner.probes"):
+            module = sys.modules.get(name)
+            if module is not None:
+                module.__dict__["Value"] = Right
+        await asyncio.sleep(0)
+try:
+    asyncio.get_event_loop().create_task(later())
+except Exception:
+    pass
+""",
+    "a file that a later import finds": """
+import os
+for folder in ("/home/pyodide/course", "/home/pyodide", "."):
+    try:
+        with open(os.path.join(folder, "sitecustomize.py"), "w") as f:
+            f.write("import builtins\\nbuiltins.forged = True\\n")
+    except OSError:
+        pass
+""",
+}
+
+
+def run(ex):
+    ex.get_by_role("button", name="Run", exact=True).click()
+    result = ex.locator(".course-result")
+    expect(result).not_to_have_attribute("data-state", "running", timeout=30_000)
+    return result
+
+
+@pytest.mark.parametrize("name", list(ATTACKS))
+def test_an_attack_run_changes_no_later_verdict(page, site, name):
+    open_level(page, site)
+    ex = exercise(page, SLOT)
+    replace_code(page, ex, ATTACKS[name])
+    run(ex)
+    replace_code(page, ex, SUB.starter.replace("____", "pass", 1).replace("____", "pass", 1))
+    expect(check(ex)).to_have_attribute("data-state", "failed")
+    replace_code(page, ex, SUB.starter)
+    expect(check(ex)).not_to_have_attribute("data-state", "passed")
+    replace_code(page, ex, SUB.solution)
+    expect(check(ex)).to_have_attribute("data-state", "passed")
+
+
+def test_every_run_gets_an_interpreter_of_its_own(page, site):
+    """Each Run and Check takes a fresh interpreter: what one run sets, the next can't see."""
+    open_level(page, site)
+    ex = exercise(page, SLOT)
+    before = page.evaluate("window.__coursePython.runs")
+    replace_code(page, ex, "import sys\nsys.marker = 1\nprint('set')")
+    expect(run(ex)).to_contain_text("set")
+    replace_code(page, ex, "import sys\nprint('marker' if hasattr(sys, 'marker') else 'fresh')")
+    expect(run(ex)).to_contain_text("fresh")
+    assert page.evaluate("window.__coursePython.runs") == before + 2
+
+
+def test_the_reference_engine_is_out_of_reach(page, site):
+    """`from engine import Value` finds no reference rules in a Value exercise: the
+    grading interpreter holds only what the exercise gives, and says so."""
+    open_level(page, site)
+    ex = exercise(page, SLOT)
+    replace_code(page, ex, "from engine import Value\n")
+    result = check(ex)
+    expect(result).to_have_attribute("data-state", "failed")
+    expect(result).to_contain_text("this exercise gives you")
+    replace_code(page, ex, "import engine.engine\n")
+    expect(check(ex)).to_have_attribute("data-state", "failed")
+
+
+def test_a_second_check_right_after_the_first_passes(page, site):
+    """The spare boots while a run goes on, so Checks in a row each get a fresh one."""
+    open_level(page, site)
+    ex = exercise(page, SLOT)
+    replace_code(page, ex, SUB.solution)
+    for _ in range(3):
+        expect(check(ex)).to_have_attribute("data-state", "passed")
+    wait_until(page, "window.__coursePython.spare !== null")
