@@ -62,6 +62,14 @@ function dropPowers() {
   for (const name of ["fetch", "WebSocket", "EventSource"]) delete globalThis[name];
 }
 
+// What the learner sees when their code broke runner.execute itself (it has
+// describe() for everything it knows of; this is for what it doesn't).
+const UNDESCRIBED = {
+  status: "error", stdout: "", stdout_truncated: false,
+  summary: "Your code broke the checks in a way they could not describe, so they could not run.",
+  error: { type: "Error", message: "the checks could not describe what your code did", line: null, traceback: "" },
+};
+
 async function main([pyodideDir]) {
   const started = performance.now();
   const { request, snapshot } = readRequest();
@@ -77,7 +85,12 @@ async function main([pyodideDir]) {
   write(`${JSON.stringify({ ready: (performance.now() - started) / 1000 })}\n`);
   hide(); // the bridge to this JavaScript leaves the interpreter for good: nothing runs after the call
   const args = [request.probe, request.inputs, request.code, request.timeout];
-  const report = api.call("check", JSON.stringify(args));
+  let report;
+  try {
+    report = api.call("check", JSON.stringify(args));
+  } catch {
+    report = JSON.stringify(UNDESCRIBED); // never the runner's own traceback
+  }
   write(`${report}\n`, () => exit(0));
 }
 
