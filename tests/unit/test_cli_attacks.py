@@ -78,9 +78,9 @@ def attack_in_order(tmp_path, code, marker="", exercise=EXERCISE):
 def test_appending_to_the_grader_changes_no_later_grade(tmp_path):
     targets = [ROOT / "grader" / "compare.py", ROOT / "grader" / "__main__.py", ROOT / "runner" / "execute.py",
                "grader/compare.py", "runner/execute.py", "/home/pyodide/course/runner/execute.py"]
-    code = ("for path in %r:\n    try:\n        with open(path, 'a') as f:\n            f.write(%r)\n"
-            "    except Exception as e:\n        print(type(e).__name__, path)\n" % ([str(t) for t in targets],
-                                                                                  FORGED_VERDICT)) + WRONG
+    code = (f"for path in {[str(t) for t in targets]!r}:\n    try:\n        with open(path, 'a') as f:\n"
+            f"            f.write({FORGED_VERDICT!r})\n"
+            "    except Exception as e:\n        print(type(e).__name__, path)\n") + WRONG
     verdict = attack_in_order(tmp_path, code)
     assert verdict["status"] == "failed"  # the attack ran to its wrong answer and was judged on it
 
