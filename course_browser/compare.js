@@ -241,7 +241,7 @@ function counterexample(data, index, got) {
   const where = ` (case ${index + 1}, seed ${data.seed})`;
   if (isDict(got)) {
     const line = get(got, "line") ? ` on line ${got.line}` : "";
-    return `${c.text}: your code raised ${got.error}${line}.${where}`;
+    return `${c.text}: your code raised ${cap(got.error)}${line}.${where}`;
   }
   if (got.length !== c.expected.length) {
     return `${c.text}: expected ${c.expected.length} numbers, but got ${got.length}.${where}`;

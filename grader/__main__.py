@@ -21,6 +21,7 @@ from runner.facts import HEADLINE
 
 from .catalog import ID_PATTERN, ROOT, ExerciseError, load, load_all
 from .grading import grade
+from .isolated import NodeMissing
 from .proof import prove
 from .version import python_version_note
 
@@ -110,7 +111,7 @@ def main(argv=None):
     n.add_argument("--title", default="")
     args = parser.parse_args(argv)
     root = Path(args.root)
-    note = python_version_note()
+    note = python_version_note() if args.command != "grade" else ""  # grade runs the browser's Python
     if note:
         print(note, file=sys.stderr)
     try:
@@ -135,7 +136,11 @@ def main(argv=None):
             except (OSError, UnicodeDecodeError) as e:
                 print(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
                 return 2
-            verdict = grade(exercise, code)
+            try:
+                verdict = grade(exercise, code)
+            except NodeMissing as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
             if args.json:
                 print(json.dumps(verdict, indent=2, ensure_ascii=False))
             else:

@@ -70,7 +70,7 @@ def counterexample(data, index, got):
     where = f" (case {index + 1}, seed {data['seed']})"
     if type(got) is dict:
         line = f" on line {got['line']}" if got.get("line") else ""
-        return f"{case['text']}: your code raised {got['error']}{line}.{where}"
+        return f"{case['text']}: your code raised {cap(got['error'])}{line}.{where}"
     if len(got) != len(case["expected"]):
         return f"{case['text']}: expected {len(case['expected'])} numbers, but got {len(got)}.{where}"
     for label, g, w in zip(case["labels"], got, case["expected"]):

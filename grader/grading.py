@@ -1,5 +1,6 @@
 """Grade one piece of code against one exercise, the CLI's way: the code runs in
-a child process (`grader.isolated`), the verdict is decided here."""
+a child process (`grader.isolated`: Pyodide under Node, holding only what the
+exercise gives), the verdict is decided here."""
 
 from functools import cache
 
@@ -8,6 +9,7 @@ from runner.execute import collect
 from . import catalog
 from .cases import grading_data, worker_inputs
 from .compare import verdict
+from .gives import given_files
 from .isolated import collect_isolated
 
 
@@ -23,8 +25,10 @@ def data_for(exercise):
 def report_for(exercise, code, isolated=True):
     """What the code computes on the exercise's cases (in a child process by default)."""
     task = worker_inputs(data_for(exercise))
-    run = collect_isolated if isolated else collect
-    return run(code, task["probe"], task["inputs"], exercise.timeout_seconds)
+    if isolated:
+        return collect_isolated(code, task["probe"], task["inputs"], exercise.timeout_seconds,
+                                given_files(exercise.gives))
+    return collect(code, task["probe"], task["inputs"], exercise.timeout_seconds)
 
 
 def grade(exercise, code, isolated=True):

@@ -97,7 +97,7 @@ def prepare(code):
 
 
 def _stopped(exc, output):
-    if isinstance(exc, RunTimeout):
+    if issubclass(type(exc), RunTimeout):
         return _report("timeout", output=output,
                        summary="Your code ran too long and was stopped. Look for a loop that never ends.")
     return _report("stopped", output=output, summary="Stopped.")
@@ -125,14 +125,15 @@ def _guarded(fn, output, seconds, undo, restore=True):
 def _error_report(exc, output, code, checking=True):
     """What stopped the code. Only a Check (`checking`) had checks to run: a Run that
     raises says what it raised, nothing about checks."""
-    if isinstance(exc, (RunTimeout, KeyboardInterrupt)):
+    # issubclass of the real type: isinstance() would also ask the learner's __class__
+    if issubclass(type(exc), (RunTimeout, KeyboardInterrupt)):
         return _stopped(exc, output)
     error = describe_exception(exc, code)
     then = ", so the checks could not run." if checking else "."
-    if isinstance(exc, SystemExit):
+    if issubclass(type(exc), SystemExit):
         error["message"] = "exit() ended your program early"
         return _report("error", output=output, error=error, summary=f"Your code called exit(){then}")
-    if isinstance(exc, EOFError):
+    if issubclass(type(exc), EOFError):
         error["message"] = "input() has nothing to read here"
     where = f" on line {error['line']}" if error["line"] else ""
     return _report("error", output=output, error=error, summary=f"Your code raised {error['type']}{where}{then}")

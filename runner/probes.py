@@ -16,7 +16,7 @@ import math
 
 from .facts import MAX_OUTPUTS_PER_CASE
 from .network import readings, weights_and_biases
-from .text import describe_exception, short_repr
+from .text import describe_exception, safe_str, short_repr
 
 OPS = {
     "add": lambda a, b: a + b,
@@ -182,7 +182,7 @@ def run_cases(namespace, probe, inputs, code):
         try:
             results.append(list(run_one(namespace, case))[:MAX_OUTPUTS_PER_CASE])
         except CaseFailure as e:
-            results.append({"error": str(e), "line": None})
+            results.append({"error": safe_str(e), "line": None})  # learner code can subclass it
         except RecursionError:
             results.append({"error": "RecursionError: your code recursed too deeply", "line": None})
         except Exception as e:  # noqa: BLE001 - reported per case, in the learner's terms

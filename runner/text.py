@@ -1,8 +1,11 @@
 """Turn what learner code raised or returned into short, safe text.
 
-Every string here is capped (`MESSAGE_LIMIT`), and reading it never runs more
-than it must of the learner's code: an exception whose `__str__` raises, or a
-50-million-character message, gives a short line, not a crash or a frozen page.
+Every string here is capped (`MESSAGE_LIMIT`; names to `NAME_LIMIT`), and
+reading it never runs more than it must of the learner's code: an exception
+whose `__str__` raises, a class whose `__name__` raises or is 3 million
+characters long, or a 50-million-character message, gives a short line, not a
+crash or a frozen page. (A `__str__` that never returns is the time limit's
+business: the browser's watchdog, the CLI's parent process.)
 """
 
 import traceback
@@ -10,6 +13,7 @@ import traceback
 from .facts import MESSAGE_LIMIT
 
 LEARNER_FILE = "main.py"
+NAME_LIMIT = 100  # a class name as shown; compare.py/compare.js cap an error's type to the same
 
 
 def cap(text, limit=MESSAGE_LIMIT):
@@ -24,7 +28,7 @@ def safe_str(obj):
         if type(text) is not str:
             raise TypeError("__str__ returned a non-string")
     except Exception as e:  # noqa: BLE001
-        return f"<the message could not be read: its __str__ raised {type(e).__name__}>"
+        return f"<the message could not be read: its __str__ raised {type_name(e)}>"
     return cap(text)
 
 
@@ -34,13 +38,18 @@ def short_repr(obj, limit=80):
         if type(text) is not str:
             raise TypeError
     except Exception:  # noqa: BLE001
-        return f"<{type(obj).__name__}>"
+        return f"<{type_name(obj)}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def type_name(obj):
-    name = getattr(type(obj), "__name__", "Exception")
-    return name if type(name) is str else "Exception"
+    """The name of obj's class, capped; "Exception" when the class won't say (a
+    metaclass can make `__name__` raise or return anything)."""
+    try:
+        name = type(obj).__name__
+    except Exception:  # noqa: BLE001
+        return "Exception"
+    return cap(name, NAME_LIMIT) if type(name) is str else "Exception"
 
 
 def describe_syntax_error(error, code):
