@@ -145,3 +145,8 @@ def test_the_composite_example_gets_its_gradient_from_two_paths():
     ((a1 * -3.0 + 10.0).tanh() / 2.0).backward()
     (0.5 * a2).exp().backward()
     assert a1.grad + a2.grad == pytest.approx(a.grad) and a1.grad != 0 and a2.grad != 0
+
+
+def test_the_same_expression_line_runs_on_both():
+    says("The same expression, `L = (a * b + c).tanh() * k`, runs on our `Value`s and on PyTorch tensors")
+    assert PAGE.count("L = (a * b + c).tanh() * k\n") == 2  # in both code blocks, word for word
