@@ -50,7 +50,8 @@ export function mountTangent(root) {
   const legend = el("p", { className: "course-plot__legend" },
     el("span", { className: "course-plot__key course-plot__key--tangent" }, "tangent (the engine's slope)"),
     el("span", { className: "course-plot__key course-plot__key--central" }, "central secant, x₀ − h to x₀ + h"),
-    el("span", { className: "course-plot__key course-plot__key--forward" }, "one-sided secant, x₀ to x₀ + h"));
+    el("span", { className: "course-plot__key course-plot__key--forward" }, "one-sided secant, x₀ to x₀ + h"),
+    el("span", { className: "course-plot__key course-plot__key--walk" }, "the walk downhill, once you step"));
   const readout = liveStatus("p", "course-lab__status");
   const table = el("table", { className: "course-lab__checks" });
 
