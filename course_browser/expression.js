@@ -107,8 +107,21 @@ function mountFlatTask(task) {
       const sent = parts.length > 1 ? ` (${wrt}'s uses send back ${parts.join(", ")})` : "";
       return { state: "wrong", text: `Not yet: here ∂L/∂${wrt} = ${fmt(facts.grad)}, not 0${sent}. ${hint || ""}`.trim() };
     }
+    // the engine's 0 is checked against the nudge oracle (labs/expression.py gradient_facts): at a kink
+    // relu's rule at exactly 0 gives 0, while L has a corner there, not a flat spot
+    if (facts.kink) {
+      return { state: "wrong", text: `Not yet: the engine says ∂L/∂${wrt} = 0 here, but L has a kink at ${at}, not a flat spot. `
+        + `Nudging ${wrt} down, L moves at ${fmt(facts.left)} per unit; nudging it up, at ${fmt(facts.right)} per unit `
+        + `(the central difference says ${fmt(facts.nudged)}). The engine's 0 is only relu's rule at exactly 0. `
+        + `Find an L whose slope is 0 from both sides.` };
+    }
+    if (facts.agrees === false) {
+      return { state: "wrong", text: `Not yet: the engine says ∂L/∂${wrt} = 0 here, but the nudge oracle measures `
+        + `${fmt(facts.nudged)}: L does move with ${wrt}. The engine's 0 comes from relu's rule at exactly 0; the nudge is the truth.` };
+    }
     return { state: "right", text: `∂L/∂${wrt} = 0 ✓ at ${at}`
-      + `${parts.length > 1 ? `: ${wrt}'s uses send back ${parts.join(" and ")}, and they cancel.` : "."}` };
+      + `${parts.length > 1 ? `: ${wrt}'s uses send back ${parts.join(" and ")}, and they cancel` : ""}`
+      + `; nudging ${wrt} both ways agrees: L is flat there.` };
   }
 
   form.addEventListener("submit", async (event) => {
@@ -168,9 +181,10 @@ export function mountExpression(root) {
   function renderSliders() {
     sliders.replaceChildren();
     for (const name of data.variables) {
-      // wide enough for the value the page starts from (the chain rule's c = 10), never narrower than ±4
+      // wide enough for the value the page starts from (the chain rule's c = 10), never narrower than ±4;
+      // fine enough for a small nudge (the chain rule level predicts L at a = 2.01: one press of →)
       const reach = Math.max(4, Math.ceil(Math.abs(data.inputs[name] ?? 0) * 1.5));
-      const input = el("input", { type: "range", min: String(-reach), max: String(reach), step: "0.1",
+      const input = el("input", { type: "range", min: String(-reach), max: String(reach), step: "0.01",
         value: String(values[name] ?? 1), "aria-label": `Input ${name}` });
       const shown = el("output", { textContent: fmt(Number(input.value)) });
       input.addEventListener("input", () => {

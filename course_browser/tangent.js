@@ -1,18 +1,23 @@
-// The derivative as a nudge: a curve, its tangent at x₀, and two ways to measure
-// the slope by nudging (central and one-sided) next to the engine's gradient,
-// with each one's error for every nudge size h. labs/tangent.py computes it all.
-import { el, liveStatus, mountOnce } from "./dom.js";
+// The derivative as a nudge: a curve, its tangent at x₀, the nudge itself (the points
+// at x₀ − h and x₀ + h, the central and one-sided secants), and the slope by both
+// nudges next to the engine's gradient, with each one's error for every nudge size h.
+// Then gradient descent on the same curve: step x against the engine's slope, at a
+// rate the learner picks. labs/tangent.py computes every number (the worker's
+// `tangent` call); this file only applies x − rate × slope and draws.
+import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { fmt, svg } from "./svg.js";
 import { extent, frame, polyline } from "./plots.js";
-import { latestCall } from "./runtime.js";
+import { latestCall, python } from "./runtime.js";
 
 const FUNCTIONS = { quadratic: "f(x) = 3x² − 4x + 5", cubic: "g(x) = x³" };
 const STEPS = ["1", "0.1", "0.01", "0.001"];
+const RUN_STEPS = 20;
 const minus = (text) => text.replace(/-/g, "−");
 const fixed = (v) => minus(v.toFixed(6));
 const small = (v) => (v < 5e-10 ? "0" : minus(Number(v.toPrecision(2)).toString()));
+const short = (v) => minus(String(Number(v.toPrecision(6))));
 
-/** The tangent through (x0, y0) with `slope`, cut to the plot's box. */
+/** The line through (x0, y0) with `slope`, cut to the plot's box and to `span` either side. */
 export function tangentSegment(x0, y0, slope, [xLo, xHi], [yLo, yHi], span = 1.2) {
   let a = Math.max(xLo, x0 - span), b = Math.min(xHi, x0 + span);
   if (slope !== 0) {
@@ -24,6 +29,8 @@ export function tangentSegment(x0, y0, slope, [xLo, xHi], [yLo, yHi], span = 1.2
   return [[a, y0 + (a - x0) * slope], [b, y0 + (b - x0) * slope]];
 }
 
+const inside = ([px, py], [xLo, xHi], [yLo, yHi]) => px >= xLo && px <= xHi && py >= yLo && py <= yHi;
+
 export function mountTangent(root) {
   if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.tangent);
@@ -33,26 +40,64 @@ export function mountTangent(root) {
   for (const [value, label] of Object.entries(FUNCTIONS)) fn.append(new Option(label, value, false, value === data.function));
   const x0 = el("input", { type: "range", min: "-1", max: "5", step: "0.1", value: String(data.x0),
     "aria-label": "x₀, where to measure the slope" });
+  // the slider's value on screen (a screen reader hears it from the slider itself)
+  const x0Shown = el("span", { className: "course-lab__value", "aria-hidden": "true", textContent: fmt(data.x0) });
   const h = el("select", { "aria-label": "Nudge size h" });
   for (const value of STEPS) h.append(new Option(`h = ${value}`, value, false, Number(value) === data.h));
   const controls = el("div", { className: "course-lab__inputs" },
-    el("label", {}, "function ", fn), el("label", {}, "x₀ ", x0), el("label", {}, "nudge ", h));
+    el("label", {}, "function ", fn), el("label", {}, "x₀ ", x0, " ", x0Shown), el("label", {}, "nudge ", h));
   const figure = svg("svg", { class: "course-plot", role: "img" });
+  const legend = el("p", { className: "course-plot__legend" },
+    el("span", { className: "course-plot__key course-plot__key--tangent" }, "tangent (the engine's slope)"),
+    el("span", { className: "course-plot__key course-plot__key--central" }, "central secant, x₀ − h to x₀ + h"),
+    el("span", { className: "course-plot__key course-plot__key--forward" }, "one-sided secant, x₀ to x₀ + h"),
+    el("span", { className: "course-plot__key course-plot__key--walk" }, "the walk downhill, once you step"));
   const readout = liveStatus("p", "course-lab__status");
   const table = el("table", { className: "course-lab__checks" });
-  root.prepend(controls, figure, readout, table);
+
+  // gradient descent: a walk from x₀, each step against the engine's slope at the current x
+  const rate = el("select", { "aria-label": "Learning rate" });
+  // the rates (crawl, settle, zig-zag, diverge) and where a walk counts as run away: labs/tangent.py
+  for (const value of data.rates) rate.append(new Option(`rate = ${value}`, String(value), false, value === 0.1));
+  const stepOnce = button("Step downhill");
+  const stepMany = button(`Run ${RUN_STEPS} steps`);
+  const reset = button("Start again from x₀");
+  // announced as it changes, but not a second `status`: the measurement above stays the lab's status
+  const walkStatus = el("p", { className: "course-descent__status", "aria-live": "polite",
+    textContent: "Press Step downhill: x moves to x − rate × slope." });
+  const descent = el("div", { className: "course-descent", role: "group", "aria-label": "Gradient descent" },
+    el("p", { className: "course-descent__title" }, el("strong", {}, "Walk downhill")),
+    el("div", { className: "course-lab__inputs" }, el("label", {}, "step size ", rate), stepOnce, stepMany, reset),
+    walkStatus);
+  root.prepend(controls, figure, legend, readout, table, descent);
+
+  let walk = []; // [{x, y, slope}], from x₀; empty until the first step
 
   function draw() {
     const xDomain = [data.points[0][0], data.points.at(-1)[0]];
-    const yDomain = extent(data.points.map((p) => p[1]));
+    const onCurve = walk.filter((p) => p.x >= xDomain[0] && p.x <= xDomain[1]); // the walk settles below the sampled curve's lowest point
+    const yDomain = extent([...data.points, ...onCurve.map((p) => [p.x, p.y])].map((p) => p[1]));
     const { x, y, layer } = frame(figure, { xDomain, yDomain, xLabel: "x", yLabel: data.label.split(" = ")[0] });
     layer.append(polyline(data.points, x, y, "course-plot__curve"));
+    const { left, right } = data.nudge;
+    const span = 2 * data.h + 1;
+    layer.append(polyline(tangentSegment(...left, data.central, xDomain, yDomain, span), x, y, "course-plot__secant course-plot__secant--central"));
+    layer.append(polyline(tangentSegment(data.x0, data.y0, data.forward, xDomain, yDomain, span), x, y, "course-plot__secant course-plot__secant--forward"));
     layer.append(polyline(tangentSegment(data.x0, data.y0, data.engine, xDomain, yDomain), x, y, "course-plot__tangent"));
+    for (const [px, py] of [left, right]) {
+      if (inside([px, py], xDomain, yDomain)) layer.append(svg("circle", { cx: x(px), cy: y(py), r: 4, class: "course-plot__nudge" }));
+    }
     layer.append(svg("circle", { cx: x(data.x0), cy: y(data.y0), r: 5, class: "course-plot__point" }));
+    const seen = walk.filter((p) => inside([p.x, p.y], xDomain, yDomain)).map((p) => [p.x, p.y]);
+    if (seen.length > 1) layer.append(polyline(seen, x, y, "course-plot__walk"));
+    for (const [px, py] of seen) layer.append(svg("circle", { cx: x(px), cy: y(py), r: 3, class: "course-plot__walk-point" }));
+
     const text = `At x₀ = ${fmt(data.x0)} with h = ${data.h}: central ${fixed(data.central)} (error ${small(data.central_error)}), `
       + `one-sided ${fixed(data.forward)} (error ${small(data.forward_error)}), the engine's gradient ${fmt(data.engine)}.`;
     readout.textContent = text;
-    figure.setAttribute("aria-label", `Plot of ${data.label} with its tangent at x = ${fmt(data.x0)}. ${text}`);
+    const nudged = `Nudged points: x₀ − h = ${fmt(left[0])}, where ${data.label.split(" = ")[0].replace("x", fmt(left[0]))} = ${fmt(left[1])}; `
+      + `x₀ + h = ${fmt(right[0])}, where it is ${fmt(right[1])}.`;
+    figure.setAttribute("aria-label", `Plot of ${data.label} with its tangent at x = ${fmt(data.x0)} and the two secants. ${nudged} ${text}`);
     table.replaceChildren(el("caption", { textContent: `Error of each nudge on ${data.label} at x₀ = ${fmt(data.x0)}` }));
     const head = table.createTHead().insertRow();
     for (const t of ["h", "central error", "one-sided error"]) head.append(el("th", { scope: "col", textContent: t }));
@@ -65,9 +110,43 @@ export function mountTangent(root) {
 
   const call = latestCall(readout, "Measuring once Python has loaded…");
   async function update() {
+    x0Shown.textContent = fmt(Number(x0.value));
+    walk = [];
+    walkStatus.textContent = "Press Step downhill: x moves to x − rate × slope.";
     const fresh = await call("tangent", [Number(x0.value), Number(h.value), fn.value]);
     if (fresh?.points) { data = fresh; draw(); }
   }
   for (const control of [x0, h, fn]) control.addEventListener(control === x0 ? "input" : "change", update);
+
+  /** The engine's f and slope at x (the worker's `tangent`, whose point and gradient are all a step needs). */
+  async function slopeAt(x) {
+    const at = await python().call("tangent", [x, Number(h.value), fn.value], { timeoutMs: 5000 });
+    return { x, y: at.y0, slope: at.engine };
+  }
+
+  /** One step: from the walk's last point (or x₀) to x − rate × slope. Returns false once x ran away. */
+  async function step() {
+    if (python().state !== "ready") walkStatus.textContent = "Stepping once Python has loaded…";
+    if (!walk.length) walk.push(await slopeAt(Number(x0.value)));
+    const here = walk.at(-1);
+    if (Math.abs(here.x) > data.runaway) return false;
+    const r = Number(rate.value);
+    const next = await slopeAt(here.x - r * here.slope);
+    walk.push(next);
+    const n = walk.length - 1;
+    const how = `Step ${n}: x = ${short(here.x)} − ${rate.value} × ${short(here.slope)} = ${short(next.x)}`;
+    const ran = Math.abs(next.x) > data.runaway;
+    walkStatus.textContent = ran
+      ? `${how}. x has run away: each step lands farther from the bottom than the last. Diverging.`
+      : `${how}; there ${data.label.split(" = ")[0]} = ${short(next.y)} and the slope is ${short(next.slope)}.`;
+    draw();
+    return !ran;
+  }
+  onBusyClick(stepOnce, step);
+  onBusyClick(stepMany, async () => {
+    for (let i = 0; i < RUN_STEPS; i += 1) if (!(await step())) break;
+  });
+  reset.addEventListener("click", () => update());
+  rate.addEventListener("change", () => update());
   draw();
 }

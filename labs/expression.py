@@ -317,10 +317,43 @@ def _output(source, values):
     return out if math.isfinite(out) else None
 
 
+NUDGE = 1e-6  # the oracle's h: the nudges level's central difference, on floats
+KINK_STEPS = (1e-4, 1e-5)  # one-sided slopes at two nudge sizes, to tell a kink from a curve
+
+
+def _one_sided(source, values, wrt, at, out, h):
+    up = _output(source, dict(values, **{wrt: at + h}))
+    down = _output(source, dict(values, **{wrt: at - h}))
+    return None if up is None or down is None else ((out - down) / h, (up - out) / h, (up - down) / (2 * h))
+
+
+def _nudged_slopes(source, values, wrt, at, out):
+    """The oracle's slope at the point (central difference) and the one-sided slopes
+    either side, and whether the point is a kink. The engine's rule at a kink (relu at
+    exactly 0 gives 0) is a choice; the nudges show the kink itself. On a smooth curve
+    the two sides' slopes differ by about curvature × h, so their gap shrinks tenfold
+    when h does; at a kink the gap stays (relu(a − 2) at 2: 0 on the left, 1 on the right)."""
+    wide = _one_sided(source, values, wrt, at, out, KINK_STEPS[0])
+    narrow = _one_sided(source, values, wrt, at, out, KINK_STEPS[1])
+    exact = _one_sided(source, values, wrt, at, out, NUDGE)
+    if wide is None or narrow is None or exact is None:
+        return {}
+    gap_wide, gap_narrow = abs(wide[1] - wide[0]), abs(narrow[1] - narrow[0])
+    kink = gap_narrow > 1e-4 * (1 + abs(narrow[0]) + abs(narrow[1])) and gap_narrow > 0.5 * gap_wide
+    return {"nudged": exact[2], "left": narrow[0], "right": narrow[1], "kink": kink}
+
+
+def agrees(grad, nudged):
+    """The lab's test for engine against oracle (expression.js's table uses the same bound)."""
+    return abs(grad - nudged) <= 1e-4 * (1 + abs(nudged))
+
+
 def gradient_facts(source, values, wrt):
-    """∂L/∂wrt of `source` at `values`, the part each use of `wrt` sends back, and
-    whether L changes with `wrt` at all (tried at OFFSETS from the point). Raises
-    ExpressionError for an expression the engine cannot build or differentiate there."""
+    """∂L/∂wrt of `source` at `values`, the part each use of `wrt` sends back, the
+    nudge oracle's slopes there (central, left and right: a kink shows as the sides
+    disagreeing), and whether L changes with `wrt` at all (tried at OFFSETS from the
+    point). Raises ExpressionError for an expression the engine cannot build or
+    differentiate there."""
     out, inputs = evaluate(source, values)
     try:
         out.backward()
@@ -340,6 +373,8 @@ def gradient_facts(source, values, wrt):
         merged[use["node"]] = merged.get(use["node"], 0.0) + use["part"]
     facts["parts"] = [{"via": describe(node), "part": part} for node, part in merged.items()]
     at = x.data
+    facts.update({"kink": False, **_nudged_slopes(source, values, wrt, at, out.data)})
+    facts["agrees"] = "nudged" not in facts or agrees(x.grad, facts["nudged"])
     for offset in OFFSETS:
         moved = _output(source, dict(values, **{wrt: at + offset}))
         if moved is not None and abs(moved - out.data) > 1e-9 * (1 + abs(out.data)):

@@ -4,7 +4,15 @@ Two functions, because the lesson needs both. On the level's parabola the
 central difference is exact for every h (a parabola's symmetric chord is
 parallel to its tangent), while the one-sided difference is off by 3h. On a
 cubic the central difference has an error too, but it shrinks like h², the
-one-sided error only like h. The lab shows both errors for each h.
+one-sided error only like h. The lab shows both errors for each h, and draws
+the nudge itself: the points at x0 − h and x0 + h and both secants.
+
+The same lab walks downhill: from x0, step x against the engine's slope,
+x ← x − rate · slope, and watch it settle at the parabola's minimum (x = 2/3),
+crawl at a small rate, zig-zag at a larger one, and run away past rate 1/3, where
+each step's overshoot (a factor 1 − 6·rate on the distance to the minimum) grows.
+The browser makes each step with the slope this module returns; `descent` is the
+same walk, for the tests and for the page's worked numbers.
 """
 
 from engine import Value
@@ -15,6 +23,8 @@ FUNCTIONS = {
     "cubic": ("g(x) = x³", lambda x: x ** 3),
 }
 STEPS = (1.0, 0.1, 0.01, 0.001)
+RATES = (0.01, 0.1, 0.3, 0.4)  # crawl, settle, zig-zag, diverge (on the parabola)
+RUNAWAY = 100.0  # |x| past this is far off the plot (−1 to 5): the walk is diverging, stop stepping
 
 
 def forward_difference(fn, x0, h):
@@ -39,4 +49,27 @@ def tangent(x0, h=0.1, function="quadratic", lo=-1.0, hi=5.0, samples=61):
     xs = [lo + (hi - lo) * i / (samples - 1) for i in range(samples)]
     return {"function": function, "label": label, "x0": x0, "y0": y.data, "engine": x.grad,
             **slopes(h), "errors": [slopes(step) for step in STEPS],
+            "rates": list(RATES), "runaway": RUNAWAY,
+            "nudge": {"left": [x0 - h, plain(x0 - h)], "right": [x0 + h, plain(x0 + h)]},
             "points": [[v, plain(v)] for v in xs]}
+
+
+def slope_at(x0, function="quadratic"):
+    """f(x0) and the engine's gradient there: what one step of descent needs."""
+    x = Value(x0)
+    y = FUNCTIONS[function][1](x)
+    y.backward()
+    return y.data, x.grad
+
+
+def descent(x0, rate, steps, function="quadratic"):
+    """Gradient descent from x0: each row is x, f(x) and the slope there, the next x
+    being x − rate · slope. Stops early once x runs away (|x| > RUNAWAY)."""
+    rows, x = [], float(x0)
+    for _ in range(steps + 1):
+        y, grad = slope_at(x, function)
+        rows.append({"x": x, "y": y, "slope": grad})
+        if abs(x) > RUNAWAY:
+            break
+        x = x - rate * grad
+    return rows

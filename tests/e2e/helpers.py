@@ -70,7 +70,7 @@ def clear_alive(page):
     expect(answer(page, "alive-predict-a", "-1.8485")).to_contain_text("Right")
     expect(answer(page, "alive-c-grad", "6.2916")).to_contain_text("Right")
     expect(vanish_task(page, "alive-flat-a", "a*a - 4*a")).to_contain_text("∂L/∂a = 0 ✓")
-    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
+    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
 
 
 def confirm(page, button):

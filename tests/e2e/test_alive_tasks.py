@@ -141,6 +141,15 @@ def test_make_the_gradient_vanish(sized, site):
         assert gradient_facts(vacuous, POINT, "a")["varies"] is False
         expect(check(vacuous)).to_contain_text("L is the same for every a")
     expect(check("a*c")).to_contain_text("c has none")
+    # a kink: the engine's relu rule gives 0 at exactly 0, the nudges show a corner
+    kink = gradient_facts("relu(a-2)", POINT, "a")
+    assert kink["grad"] == 0 and kink["kink"]
+    feedback = check("relu(a-2)")
+    expect(feedback).to_have_attribute("data-state", "wrong")
+    expect(feedback).to_contain_text("L has a kink at a = 2, b = −4, not a flat spot. "
+                                     "Nudging a down, L moves at 0 per unit; nudging it up, at 1 per unit")
+    # the engine's 0 where L is a line: the nudge oracle measures 1
+    expect(check("relu(a-2) - relu(2-a)")).to_contain_text("the nudge oracle measures 1: L does move with a")
     expect(check("__import__('os')")).to_contain_text("Only tanh, exp, log, relu and sigmoid can be called")
     expect(status).to_contain_text("2 of 4")
     # everything open and a verdict shown: no serious accessibility problem, no sideways scroll
@@ -156,7 +165,7 @@ def test_make_the_gradient_vanish(sized, site):
     expect(feedback).to_contain_text("∂L/∂a = 0 ✓ at a = 2, b = −4: a's uses send back 4 through a·a and −4 through 4·a")
     expect(task).to_have_class(re.compile("is-solved"))
     expect(status).to_contain_text("3 of 4")
-    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
+    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
     page.reload()
     expect(question(page, "alive-flat-a").locator(".course-feedback")).to_contain_text("∂L/∂a = 0 ✓ for a*a - 4*a")
@@ -178,6 +187,6 @@ def test_an_example_counts_as_shown_and_a_flat_point_of_a_square_passes(page, si
         facts = gradient_facts(source, POINT, "a")
         assert facts["grad"] == 0 and facts["varies"], source
         expect(check(source)).to_have_attribute("data-state", "right")
-    expect(answer(page, "review-step", "0.8")).to_contain_text("Right")
+    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
     # an example shown: the level clears, with a star fewer
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")

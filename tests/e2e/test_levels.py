@@ -18,19 +18,21 @@ EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
 # (page, [("q", id, wrong, right) | ("x", exercise id) | ("t", live-graph task id, wrong, right)], in page order)
 LEVELS = {
-    "nudges": [("q", "slope-at-3", "12", "14"), ("x", "central-difference")],
+    "nudges": [("q", "slope-at-3", "12", "14"), ("x", "central-difference"), ("q", "descent-first-step", "1.2", "0.8"),
+               ("q", "descent-runaway", "0.3", "0.4")],
     "chain-rule": [("q", "pesos", "5", "6"), ("q", "dl-dd-square", "4", "8"),
-                   ("q", "dl-da-square", "24", "−24"), ("x", "chain-by-hand")],
-    "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"), ("q", "backward-twice", "-12", "−24"),
-                   ("q", "why-zero-grad", "To free memory", "Because gradients add up across backward passes"),
-                   ("q", "review-square", "4", "8")],
+                   ("q", "dl-da-square", "24", "−24"), ("q", "predict-small-nudge", "16.24", "15.76"),
+                   ("q", "predict-big-nudge", "-8", "1"), ("x", "chain-by-hand")],
+    "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"), ("q", "grad-two-passes", "-6", "−12"),
+                   ("q", "why-zero-grad", "Zero: the old graphs are gone", "The sum of the gradients of steps 1, 2 and 3"),
+                   ("q", "backward-twice", "-12", "−24"), ("q", "review-square", "-2.5", "−5")],
     "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "log-backward"),
                  ("q", "log-at-quarter", "0.25", "4"), ("x", "relu-backward"), ("x", "pow-backward"),
                  ("q", "pow-at-2", "8", "12"), ("x", "div-backward"),
                  ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
                  ("q", "review-diamond", "1", "2")],
     "alive": [("q", "alive-predict-a", "-3", "-1.8485"), ("q", "alive-c-grad", "3.6969", "6.2916"),
-              ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.2", "0.8")],
+              ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.3", "1.7")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
     "capstone": [("q", "capstone-params", "100", "105")],
 }

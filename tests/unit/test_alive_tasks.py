@@ -220,3 +220,31 @@ def test_the_worker_answers_with_facts_or_a_message():
         worker_api.call("gradient_at", json.dumps([["a"], POINT, "a"]))
     drawn = json.loads(worker_api.call("expression", json.dumps([EXPR, {"a": A, "b": B, "c": C}])))
     assert math.isclose(drawn["predict"]["a"]["answer"], grads()["a"])
+
+
+@pytest.mark.parametrize(("source", "kink", "agrees"), [
+    ("a*a - 4*a", False, True),  # smooth and flat: both sides' slopes go to 0
+    ("1000000*(a - 2)**2", False, True),  # steep walls, but smooth: the sides' gap shrinks with h
+    ("relu(a - 10) + (a-2)**3", False, True),
+    ("relu(a-2)", True, False),  # 0 on the left, 1 on the right: the engine's 0 is relu's rule at 0
+    ("relu(a-2) + relu(2-a)", True, True),  # |a − 2|: the central difference is 0 too, but it is a corner
+    ("relu(a-2)*b", True, False),
+    ("relu(a-2) - relu(2-a)", False, False),  # a − 2: a line of slope 1, where the engine says 0
+])
+def test_the_nudge_oracle_checks_the_engines_zero(source, kink, agrees):
+    """"Make ∂L/∂a vanish" also nudges: a kink is not a flat spot, and the oracle is the truth."""
+    facts = gradient_facts(source, POINT, "a")
+    assert facts["grad"] == 0
+    assert facts["kink"] is kink and facts["agrees"] is agrees
+    slope = (gradient_facts(source, POINT | {"a": 2 + 1e-6}, "a")["output"]
+             - gradient_facts(source, POINT | {"a": 2 - 1e-6}, "a")["output"]) / 2e-6
+    assert math.isclose(facts["nudged"], slope, abs_tol=1e-9)
+
+
+def test_the_page_says_why_the_oracle_is_checked_and_the_recap_agrees_with_the_table():
+    assert "at a\n*kink*, a corner like `relu` has at 0" in ALIVE
+    assert "The nudge oracle agrees with every one" not in ALIVE
+    assert "At a kink (`relu` at 0) the two\n  disagree, and the lab's table shows ✗" in ALIVE
+    drawn = expression_graph("relu(a-2)", {"a": 2.0})
+    check = drawn["checks"]["a"]
+    assert abs(check["autograd"] - check["numeric"]) > 1e-4 * (1 + abs(check["numeric"]))  # the ✗ in expression.js
