@@ -221,7 +221,7 @@ def value_cases(grading, rng):
                   rng, op, near.pop(0) if near else
                   [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
     if not focus:
-        group("The lab's graph, L = (a·b + c)·d, at random inputs",
+        group("The page's graph, L = (a·b + c)·k, at random inputs",
               lambda: {"mode": "backward", "leaves": [_leaf_value(rng) for _ in range(4)],
                        "nodes": [["mul", 0, 1], ["add", 4, 2], ["mul", 5, 3]]}, 4)
     weights = [3 if op in focus else 1 for op in ops]

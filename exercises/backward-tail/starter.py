@@ -1,5 +1,3 @@
-import math
-
 class Value:
     def __init__(self, data, children=()):
         self.data = data
@@ -23,14 +21,6 @@ class Value:
         out._backward = _backward
         return out
 
-    def tanh(self):
-        t = math.tanh(self.data)
-        out = Value(t, (self,))
-        def _backward():
-            self.grad += (1 - t ** 2) * out.grad
-        out._backward = _backward
-        return out
-
     def backward(self):
         topo, seen = [], set()
         def build(v):
@@ -43,10 +33,10 @@ class Value:
         ____
 
 
-def grads(a, b, c, d):
-    a, b, c, d = Value(a), Value(b), Value(c), Value(d)
-    L = (a * b + c) * d
+def grads(a, b, c, k):
+    a, b, c, k = Value(a), Value(b), Value(c), Value(k)
+    L = (a * b + c) * k
     L.backward()
-    return [a.grad, b.grad, c.grad, d.grad]
+    return [a.grad, b.grad, c.grad, k.grad]
 
 print(grads(2, 3, 1, -2))

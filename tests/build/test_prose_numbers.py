@@ -30,15 +30,30 @@ def learner_engine():
     return namespace["Value"]
 
 
-def level_graph(a, b, c, d, engine=Value, passes=1, fresh=False):
-    """L = (a·b + c)·d, the autograd level's graph; returns the leaves' grads."""
-    a, b, c, d = (engine(float(x)) for x in (a, b, c, d))
+def level_graph(a, b, c, k, engine=Value, passes=1, fresh=False):
+    """L = (a·b + c)·k, the autograd level's graph; returns the leaves' grads."""
+    a, b, c, k = (engine(float(x)) for x in (a, b, c, k))
     loss = None
     for _ in range(passes):
         if loss is None or fresh:
-            loss = (a * b + c) * d
+            loss = (a * b + c) * k
         loss.backward()
-    return {"a": a.grad, "b": b.grad, "c": c.grad, "d": d.grad, "L": loss.data}
+    return {"a": a.grad, "b": b.grad, "c": c.grad, "k": k.grad, "L": loss.data}
+
+
+def shared_graph(a, b, c, order="topological"):
+    """e = a·b, L = e·(e + c), the autograd level's shared-node graph, walked in
+    reverse topological order or breadth-first (the lab's wrong order)."""
+    from labs.level_graph import shared_graph as lab
+    data = lab(a, b, c)
+    grads = (data["steps"] if order == "topological" else data["wrong"])[-1]["grads"]
+    return {**{n["label"]: g for n, g in zip(data["graph"]["nodes"], grads)},
+            **{n["label"] + " value": n["data"] for n in data["graph"]["nodes"]}}
+
+
+def rate(fn, x, h=0.01):
+    """What the learner measures by a nudge: (fn(x + h) − fn(x)) / h."""
+    return (fn(x + h) - fn(x)) / h
 
 
 def grad_of(fn, **inputs):
@@ -108,11 +123,14 @@ ANSWERS = {
     "pesos": lambda: 3 * 2,
     "dl-dd-square": lambda: chain_square(2.0, -3.0, 10.0)["d"],
     "dl-da-square": lambda: chain_square(2.0, -3.0, 10.0)["a"],
-    "quiz-dl-da": lambda: level_graph(2, 3, 1, -2)["a"],
-    "dl-dd": lambda: level_graph(2, 3, 1, -2)["d"],
+    "quiz-dl-da": lambda: level_graph(3, 4, -1, -2)["a"],
+    "dl-dd": lambda: level_graph(2, 3, 1, -2)["k"],
     "dl-da": lambda: level_graph(2, 3, 1, -2)["a"],
-    "dl-dd-c10": lambda: level_graph(2, 3, 10, -2)["d"],
-    "quiz-square": lambda: grad_of(lambda x: x * x, x=3)["x"],
+    "dl-dd-c10": lambda: level_graph(2, 3, 10, -2)["k"],
+    "quiz-square": lambda: grad_of(lambda x: x * x, x=5)["x"],
+    "sub-rate-self": lambda: rate(lambda s: s - 3.0, 5.0),
+    "sub-rate-other": lambda: rate(lambda o: 5.0 - o, 3.0),
+    "shared-dl-da": lambda: shared_graph(2, 3, 1)["a"],
     "square": lambda: grad_of(lambda x: x * x, x=3)["x"],
     "diamond-grad": lambda: grad_of(lambda a: a + a, a=3)["a"],
     "backward-twice": lambda: level_graph(2, 3, 1, -2, engine=learner_engine(), passes=2)["a"],
@@ -132,9 +150,18 @@ ANSWERS = {
 # (page, the words it uses with {} for each number, the engine's numbers)
 PROSE = [
     ("chain-rule.md", "d = a·b + c = {:g}", lambda: [chain_square(2.0, -3.0, 10.0)["d_value"]]),
-    ("autograd.md", "L goes from {:g} to {:g}, and only ∂L/∂d changes, from {:g} to {:g}",
+    ("autograd.md", "L goes from {:g} to {:g}, and only ∂L/∂k changes, from {:g} to {:g}",
      lambda: [level_graph(2, 3, 1, -2)["L"], level_graph(2, 3, 10, -2)["L"],
-              level_graph(2, 3, 1, -2)["d"], level_graph(2, 3, 10, -2)["d"]]),
+              level_graph(2, 3, 1, -2)["k"], level_graph(2, 3, 10, -2)["k"]]),
+    ("autograd.md", "∂L/∂e collects two parts: f = {:g} straight from the product L = e·f, and e = {:g}",
+     lambda: [shared_graph(2, 3, 1)["f value"], shared_graph(2, 3, 1)["e value"]]),
+    ("autograd.md", "So ∂L/∂e = {:g} + {:g} = {:g}, and ∂L/∂a = {:g} × b = {:g}.",
+     lambda: [shared_graph(2, 3, 1)["f value"], shared_graph(2, 3, 1)["e value"], shared_graph(2, 3, 1)["e"],
+              shared_graph(2, 3, 1)["e"], shared_graph(2, 3, 1)["a"]]),
+    ("autograd.md", "In the wrong order, ∂L/∂a comes out {:g}, not {:g}.",
+     lambda: [shared_graph(2, 3, 1, "breadth-first")["a"], shared_graph(2, 3, 1)["a"]]),
+    ("autograd.md", "but e has already passed on {:g} × 3 = {:g} to a",
+     lambda: [shared_graph(2, 3, 1)["f value"], shared_graph(2, 3, 1, "breadth-first")["a"]]),
     ("autograd.md", "The gradients of a, b and c ({:g}, {:g}, {:g}) stay put",
      lambda: [level_graph(2, 3, 10, -2)[k] for k in "abc"]),
     ("accumulate.md", "one pass gives `a.grad` $= {:g}$", lambda: [level_graph(2, 3, 1, -2)["a"]]),
@@ -223,11 +250,19 @@ def test_the_pytorch_pages_table_quotes_both_engines(number):
 
 # question id -> {a slip's wrong number: how that slip computes it}. A slip's message
 # names a misconception, so the number it answers to must be what that misconception gives.
-A, B, C, D = 2.0, 3.0, 1.0, -2.0
+A, B, C, K = 2.0, 3.0, 1.0, -2.0
+QA, QB, QK = 3.0, 4.0, -2.0  # the skip test's own numbers, which no lab on the page shows
 SLIPS = {
-    "quiz-dl-da": {6: lambda: -(D * 1 * B), 3: lambda: B, -2: lambda: D * 1, -4: lambda: D * 1 * A},
-    "dl-dd": {-2: lambda: D, 1: lambda: 1.0},
-    "dl-dd-c10": {7: lambda: level_graph(2, 3, 1, -2)["d"], -2: lambda: D},
+    "dl-da": {6: lambda: -(K * 1 * B), 3: lambda: B, -2: lambda: K * 1, -4: lambda: K * 1 * A},
+    "quiz-dl-da": {8: lambda: -(QK * 1 * QB), 4: lambda: QB, -2: lambda: QK * 1, -6: lambda: QK * 1 * QA},
+    "dl-dd": {-2: lambda: K, 1: lambda: 1.0},
+    "dl-dd-c10": {7: lambda: level_graph(2, 3, 1, -2)["k"], -2: lambda: K},
+    "quiz-square": {25: lambda: 5.0 * 5.0, 5: lambda: 5.0 * 1.0},
+    "sub-rate-self": {2: lambda: 5.0 - 3.0, 0.01: lambda: (5.01 - 3.0) - (5.0 - 3.0)},
+    "sub-rate-other": {1: lambda: -rate(lambda o: 5.0 - o, 3.0), -0.01: lambda: (5.0 - 3.01) - (5.0 - 3.0)},
+    # e's two parts alone (from L straight, through f), and ∂L/∂e itself
+    "shared-dl-da": {21: lambda: shared_graph(2, 3, 1, "breadth-first")["a"], 18: lambda: shared_graph(2, 3, 1)["e value"] * B,
+                     13: lambda: shared_graph(2, 3, 1)["e"]},
     "dl-dd-square": {4: lambda: chain_square(2.0, -3.0, 10.0)["d_value"], 16: lambda: chain_square(2.0, -3.0, 10.0)["d_value"] ** 2},
     "dl-da-square": {24: lambda: -chain_square(2.0, -3.0, 10.0)["a"], 8: lambda: chain_square(2.0, -3.0, 10.0)["d"],
                      -3: lambda: -3.0},
@@ -244,8 +279,6 @@ SLIPS = {
     "backward-twice": {-12: lambda: level_graph(2, 3, 1, -2, passes=2, fresh=True)["a"],
                        -6: lambda: level_graph(2, 3, 1, -2)["a"]},
 }
-SLIPS["dl-da"] = SLIPS["quiz-dl-da"]
-SLIPS["quiz-square"] = SLIPS["square"]
 SLIP_BLOCK = re.compile(r"^/// question \| (?P<id>[\w-]+)\n(?:    (?!slips:).*\n)*    slips:\n(?P<slips>(?:      .*\n)+)", re.M)
 
 
