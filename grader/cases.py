@@ -295,11 +295,25 @@ def sgd_cases(grading, rng):
 NN_SHAPES = [(0, 3, [1]), (0, 2, [1]), (1, 2, [3]), (1, 3, [2]), (2, 2, [3, 2, 1]), (2, 3, [2, 2]), (2, 2, [2, 3, 1])]
 
 
+# the first two steps of the network, each checked on its own: one neuron, then one layer
+NEURON_SHAPES = [(0, 1, [1]), (0, 2, [1]), (0, 3, [1]), (0, 4, [1])]
+LAYER_SHAPES = [(0, 2, [1]), (0, 2, [3]), (0, 3, [2]), (0, 1, [4])]
+UNITS = {
+    "neuron": ([{"name": "One Neuron(nin): tanh(w · x + b), for 1 to 4 inputs"}], NEURON_SHAPES, "Neuron({nin})"),
+    "layer": ([{"name": "One Layer(nin, nout): each neuron reads the same inputs"}], LAYER_SHAPES,
+              "Layer({nin}, {nout})"),
+}
+
+
 def nn_cases(grading, rng):
+    unit = grading.get("unit", "mlp")
     groups = [{"name": "One neuron: tanh(w · x + b)"}, {"name": "One layer: several neurons read the same inputs"},
               {"name": "Layers stacked, each feeding the next"}]
+    shapes, made = NN_SHAPES, "MLP({nin}, {nouts})"
+    if unit in UNITS:
+        groups, shapes, made = UNITS[unit]
     cases = []
-    for group, nin, nouts in NN_SHAPES:
+    for group, nin, nouts in shapes:
         sizes = [nin, *nouts]
         where = [f"layer {li + 1} neuron {ni + 1} {'w' + str(k + 1) if k < sizes[li] else 'b'}"
                  for li in range(len(nouts)) for ni in range(nouts[li]) for k in range(sizes[li] + 1)]
@@ -309,11 +323,14 @@ def nn_cases(grading, rng):
         labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
         labels += [f"∂(sum of outputs)/∂({w})" for w in where]
         labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
-        text = (f"model = MLP({nin}, {nouts}) with its weights and biases set to "
-                f"{', '.join(fmt(p) for p in params)} (layer by layer, each neuron's w then b); "
+        if unit != "mlp":
+            labels = labels[:nouts[-1]] + [label.replace("layer 1 ", "") for label in labels[nouts[-1]:]]
+        order = "each neuron's w then b" if unit != "mlp" else "layer by layer, each neuron's w then b"
+        text = (f"model = {made.format(nin=nin, nouts=nouts, nout=nouts[0])} with its weights and biases set to "
+                f"{', '.join(fmt(p) for p in params)} ({order}); "
                 f"model([{', '.join(fmt(v) for v in x)}])")
-        cases.append({"group": group, "input": {"nin": nin, "nouts": nouts, "params": params, "x": x},
-                      "labels": labels, "text": text})
+        inputs = {"nin": nin, "nouts": nouts, "params": params, "x": x, **({"unit": unit} if unit != "mlp" else {})}
+        cases.append({"group": group, "input": inputs, "labels": labels, "text": text})
     return groups, cases
 
 

@@ -7,6 +7,7 @@ a new worked number cannot slip in unchecked. Worked numbers in running text
 are checked the same way, by the exact words the page uses.
 """
 
+import functools
 import math
 import re
 from pathlib import Path
@@ -85,16 +86,36 @@ def trained_class(point=(1.5, 1.5)):
     return "+1" if run.model.layer_outputs(list(point))[-1][0] >= 0 else "−1"
 
 
-def _final_loss(lr):
+@functools.cache
+def _losses(lr):
     from labs.training import Run
-    run = Run(lr=lr)
-    return run.train(120)[-1]
+    return Run(lr=lr).train(120)
+
+
+@functools.cache
+def _saturated():
+    """The run at rate 2 after 120 steps: the output's 1 − t² at each point on the
+    wrong side, and the largest gradient of any parameter."""
+    from labs.training import XS, YS, Run, squared_error
+    run = Run(lr=2.0)
+    run.train(120)
+    outs = [run.model.layer_outputs(x)[-1][0] for x in XS]
+    wrong = [1 - t * t for t, y in zip(outs, YS) if t * y < 0]
+    loss = squared_error(run.model)
+    run.model.zero_grad()
+    loss.backward()
+    return wrong, max(abs(p.grad) for p in run.model.parameters())
 
 
 def test_the_learning_rates_the_training_page_describes():
-    assert _final_loss(0.001) > 0.1  # crawls: still far from zero
-    assert _final_loss(0.05) < 0.01
-    assert math.isclose(_final_loss(2.0), 8 * 2 ** 2, rel_tol=1e-6)  # saturated on the wrong side
+    smooth, crawl, big = _losses(0.05), _losses(0.001), _losses(2.0)
+    # the default learns over the run, not in one step
+    assert smooth[1] > 0.9 * smooth[0] and smooth[29] < 0.25 * smooth[0] and smooth[-1] < 0.02
+    assert crawl[-1] > 0.9 * crawl[0]  # a real crawl
+    assert max(big[:5]) > 2 * big[0]  # overshoots
+    assert all(abs(loss - 1.0) < 1e-4 for loss in big[-40:])  # then stuck: two points off by 2
+    wrong, largest = _saturated()
+    assert len(wrong) == 2 and max(wrong) < 1e-5 and largest < 1e-5
 
 
 def neuron():
@@ -176,7 +197,12 @@ PROSE = [
     ("train.md", "1 − out² = {:.4f};", lambda: [neuron()["rate"]]),
     ("train.md", "∂out/∂b = {:.4f}; and", lambda: [neuron()["b"]]),
     ("train.md", "∂out/∂w₂ = {:.4f} × 1.", lambda: [neuron()["w2"]]),
-    ("train.md", "the loss sticks at {:g}, the worst it can be", lambda: [round(_final_loss(2.0), 6)]),
+    ("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
+     lambda: [_losses(0.05)[0], _losses(0.05)[9], _losses(0.05)[-1]]),
+    ("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
+    ("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
+    ("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
+    ("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),
     ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
      lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
 ]

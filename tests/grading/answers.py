@@ -36,8 +36,11 @@ RIGHT = [
     ("central-difference", ["(f(x + h) - f(x - h)) / 2 / h"], "divides twice"),
     ("chain-by-hand", ["dL_dd * 1", "dL_dd", "dL_de * b", "a * dL_de"], "reordered"),
     ("sgd-step", ["p.grad = 0", "p.data += -lr * p.grad"], "adds the negative step"),
-    ("mlp", ["self.b + sum(wi * xi for wi, xi in zip(self.w, x))", "[self.b] + self.w", "list(map(lambda n: n(x), self.neurons))",
-             "layer(x)", "sum((layer.parameters() for layer in self.layers), [])"], "bias first; parameters in another order; flattened with sum"),
+    ("neuron", ["self.b + sum(wi * xi for wi, xi in zip(self.w, x))", "[self.b] + self.w"], "bias first, also in parameters()"),
+    ("neuron", ["sum([self.w[i] * x[i] for i in range(len(x))], self.b)", "list(self.w) + [self.b]"], "indices instead of zip"),
+    ("layer", ["list(map(lambda n: n(x), self.neurons))", "sum((n.parameters() for n in self.neurons), [])"],
+     "map; flattened with sum"),
+    ("mlp", ["layer(x)", "sum((layer.parameters() for layer in self.layers), [])"], "flattened with sum"),
 ]
 
 WRONG = [
@@ -68,9 +71,12 @@ WRONG = [
     ("sgd-step", ["p.grad = 0.0", "p.data -= 0.05 * p.grad"], "a fixed learning rate"),
     ("sgd-step", ["pass", "p.data -= lr * p.grad"], "never zeroes"),
     ("central-difference", ["(f(x) - f(x - h)) / h"], "backward one-sided difference"),
-    ("mlp", ["sum(wi * xi for wi, xi in zip(self.w, x)) + self.b.data", "self.w + [self.b]", "[n(x) for n in self.neurons]",
-             "layer(x)", "[p for layer in self.layers for p in layer.parameters()]"], "the bias added as a float: right outputs, but b gets no gradient"),
-    ("mlp", ["sum((wi * xi for wi, xi in zip(self.w, x)), self.b)", "self.w + [self.b]", "[n(x) for n in self.neurons]",
-             "layer(x)", "[p for layer in self.layers for p in layer.parameters()] + self.layers[-1].parameters()"], "lists the last layer twice: it would step twice"),
+    ("neuron", ["sum(wi * xi for wi, xi in zip(self.w, x)) + self.b.data", "self.w + [self.b]"],
+     "the bias added as a float: right outputs, but b gets no gradient"),
+    ("neuron", ["sum((wi * xi for wi, xi in zip(self.w, x)), self.b)", "self.w + [self.b, self.b]"], "lists the bias twice: it would step twice"),
+    ("layer", ["[self.neurons[0](x)] * len(self.neurons)", "[p for n in self.neurons for p in n.parameters()]"],
+     "every output is the first neuron's"),
+    ("mlp", ["layer(x)", "[p for layer in self.layers for p in layer.parameters()] + self.layers[-1].parameters()"],
+     "lists the last layer twice: it would step twice"),
     ("central-difference", ["(f(x + 2 * h) - f(x - 2 * h)) / (4 * h)"], "nudges by 2h: still central but not the h given"),
 ]
