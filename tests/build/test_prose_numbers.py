@@ -156,6 +156,12 @@ ANSWERS = {
     "diamond-grad": lambda: grad_of(lambda a: a + a, a=3)["a"],
     "backward-twice": lambda: level_graph(2, 3, 1, -2, engine=learner_engine(), passes=2)["a"],
     "pow-at-2": lambda: grad_of(lambda x: x**3, x=2)["x"],
+    # more-ops: each rate measured before its exercise (the engine's rule, which the nudge approximates)
+    "tanh-rate": lambda: grad_of(lambda x: x.tanh(), x=0.5)["x"],
+    "exp-rate": lambda: grad_of(lambda x: x.exp(), x=1.0)["x"],
+    "log-rate": lambda: grad_of(lambda x: x.log(), x=2.0)["x"],
+    "relu-rate": lambda: grad_of(lambda x: x.relu(), x=-2.0)["x"],
+    "div-rate": lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["b"],
     "log-at-quarter": lambda: grad_of(lambda a: a.log(), a=0.25)["a"],
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["d.grad"],
@@ -197,6 +203,8 @@ PROSE = [
     ("train.md", "1 − out² = {:.4f};", lambda: [neuron()["rate"]]),
     ("train.md", "∂out/∂b = {:.4f}; and", lambda: [neuron()["b"]]),
     ("train.md", "∂out/∂w₂ = {:.4f} × 1.", lambda: [neuron()["w2"]]),
+    ("more-ops.md", "The output there is $t = \\tanh 0.5 = {:.4f}$, and $1 - t^2 = {:.4f}$",
+     lambda: [math.tanh(0.5), grad_of(lambda x: x.tanh(), x=0.5)["x"]]),
     ("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
      lambda: [_losses(0.05)[0], _losses(0.05)[9], _losses(0.05)[-1]]),
     ("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
@@ -250,6 +258,21 @@ def test_worked_numbers_in_prose_are_the_engines(page, words, numbers):
     assert sentence in text or _minus(sentence) in text, f"{page} should say: {sentence!r}"
 
 
+# more-ops: the functions whose rates the learner measures, at the page's points
+MEASURED = {"tanh-rate": (math.tanh, 0.5), "exp-rate": (math.exp, 1.0), "log-rate": (math.log, 2.0),
+            "relu-rate": (lambda x: max(0.0, x), -2.0), "pow-at-2": (lambda x: x ** 3, 2.0),
+            "div-rate": (lambda b: 3.0 / b, 2.0)}
+
+
+def test_a_one_sided_nudge_measures_each_rate_within_the_questions_tolerance():
+    """The page tells the learner to nudge by h = 0.001 and divide: that must count as right."""
+    options = {qid: o for _, qid, o in number_questions()}
+    for qid, (fn, x) in MEASURED.items():
+        measured = (fn(x + 0.001) - fn(x)) / 0.001
+        answer = float(options[qid]["answer"].replace("−", "-"))
+        assert abs(measured - answer) <= float(options[qid].get("tolerance", 1e-3)), (qid, measured)
+
+
 def test_the_nudge_errors_the_nudges_page_describes():
     """Exact central difference and 3h one-sided error on the parabola; on the cubic,
     errors that shrink like h (one-sided) and like h² (central)."""
@@ -294,6 +317,11 @@ SLIPS = {
                      -3: lambda: -3.0},
     "diamond-grad": {1: lambda: 1.0},
     "log-at-quarter": {0.25: lambda: 0.25 * 1.0, -16: lambda: -1 / 0.25 ** 2},
+    "tanh-rate": {0.4621: lambda: round(math.tanh(0.5), 4)},
+    "log-rate": {0.6931: lambda: round(math.log(2.0), 4)},
+    "relu-rate": {1: lambda: grad_of(lambda x: x.relu(), x=3.0)["x"], -2: lambda: -2.0},
+    "pow-at-2": {8: lambda: 2.0 ** 3},
+    "div-rate": {0.5: lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["a"], 1.5: lambda: 3.0 / 2.0},
     "review-square": {4: lambda: chain_square(2.0, -3.0, 10.0)["d_value"]},
     "review-diamond": {1: lambda: 1.0},
     "review-tanh": {0.5: lambda: 0.5},
