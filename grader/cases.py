@@ -154,12 +154,12 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
     inner = range(n_leaves, n_leaves + len(nodes) - 1)
     if not any(consumers[i] >= 2 for i in inner) and len(nodes) >= 2:
         reused = rng.choice(list(inner))
-        add(rng.choice(["add", "mul"]), [reused, n_leaves + len(nodes) - 1])
+        add(rng.choice([op for op in ("add", "mul") if op in ops] or ["add"]), [reused, n_leaves + len(nodes) - 1])
     last = n_leaves + len(nodes) - 1
     for dangling in [i for i in range(n_leaves, last) if consumers[i] == 0]:
         add("add", [n_leaves + len(nodes) - 1, dangling])
     for leaf in [i for i in range(n_leaves) if consumers[i] == 0]:
-        add("mul", [n_leaves + len(nodes) - 1, leaf])
+        add("mul" if "mul" in ops else "add", [n_leaves + len(nodes) - 1, leaf])  # only the ops the learner has
     return {"mode": "backward", "leaves": leaves, "nodes": nodes}
 
 

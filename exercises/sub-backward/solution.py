@@ -32,7 +32,7 @@ class Value:
         return out
 
     def backward(self):
-        backward_pass(self)  # given for now: section 4 has you write it
+        backward_pass(self)  # given for now: section 5 has you write it
 
 
 a, b = Value(5.0), Value(3.0)

@@ -27,7 +27,7 @@ class Value:
         ____  # the whole operation: out, its rule, and its wiring, as in __mul__
 
     def backward(self):
-        backward_pass(self)  # given for now: section 4 has you write it
+        backward_pass(self)  # given for now: section 5 has you write it
 
 
 a, b = Value(5.0), Value(3.0)

@@ -152,6 +152,12 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
 
+    ex = exercise(page, "value-init")
+    replace_code(page, ex, mistake_code("value-init", "grad-starts-at-one"))
+    expect(check(ex)).to_contain_text("Your grad starts at 1.0")
+    replace_code(page, ex, solution("value-init"))
+    expect(check(ex)).to_contain_text("Passed")
+
     ex = exercise(page, "mul-backward")
     fill_blanks(page, ex, *MUL_ANSWER)
     expect(check(ex)).to_contain_text("Passed")
@@ -188,7 +194,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
                                      "Send e's gradient back to a and b", "Send f's gradient back to e and c"]
     expect(shared.get_by_role("status")).to_contain_text("∂L/∂a came out 21, not 39")
     expect(shared.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad 21"))
-    expect(answer(page, "too-early", "e: it sent its gradient to a and b before f had added its part")).to_contain_text("Right")
+    expect(answer(page, "too-early", "f")).to_contain_text("Not yet")
+    expect(answer(page, "too-early", "e")).to_contain_text("Right")
 
     # build: a breadth-first order is a known mistake with its own message
     ex = exercise(page, "topo-order")

@@ -31,7 +31,7 @@ LEVELS = {
                  ("q", "pow-at-2", "8", "12.006"), ("x", "pow-backward"),
                  ("q", "div-rate", "1.5", "−0.7496"), ("x", "div-backward"),
                  ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
-                 ("q", "review-diamond", "1", "2")],
+                 ("q", "review-diamond", "1", "3")],
     "alive": [("q", "alive-predict-a", "-3", "-1.8485"), ("q", "alive-c-grad", "3.6969", "6.2916"),
               ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.2", "0.8")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
