@@ -17,6 +17,5 @@ class Neuron:
 
 
 n = Neuron(2)
-n.w[0].data, n.w[1].data, n.b.data = 0.5, -1.0, 0.2   # the page's neuron
-print(n([2.0, 1.0]))                  # tanh(0.2) = 0.1974
+print(n([2.0, 1.0]))                  # a Value between −1 and 1
 print(len(n.parameters()), "parameters (should be 3)")
