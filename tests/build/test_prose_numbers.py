@@ -350,3 +350,15 @@ def test_every_slip_is_what_its_misconception_computes():
         assert sorted(values) == sorted(float(v) for v in SLIPS[qid]), f"{page} {qid}"
         for wrong, compute in SLIPS[qid].items():
             assert math.isclose(compute(), wrong, abs_tol=1e-9), f"{page} {qid}: slip {wrong} computes {compute()}"
+
+
+PYTHON_CLAIM = re.compile(r"`([^`]+)` is\s+`([^`]+)`")
+
+
+@pytest.mark.parametrize("page", ["autograd.md", "more-ops.md", "train.md"])
+def test_python_examples_in_the_prose_say_what_python_computes(page):
+    """"`list(reversed([1, 2, 3]))` is `[3, 2, 1]`": each such claim is run."""
+    claims = PYTHON_CLAIM.findall((DOCS / page).read_text(encoding="utf-8"))
+    assert claims or page == "more-ops.md"
+    for expression, value in claims:
+        assert eval(expression) == eval(value), f"{page}: {expression} is {eval(expression)!r}"  # noqa: S307 - our own pages
