@@ -96,7 +96,9 @@ def _losses(lr):
 def _saturated():
     """The run at rate 2 after 120 steps: the output's 1 − t² at each point on the
     wrong side, and the largest gradient of any parameter."""
-    from labs.training import XS, YS, Run, squared_error
+    from labs.training import XOR_XS as XS
+    from labs.training import XOR_YS as YS
+    from labs.training import Run, squared_error
     run = Run(lr=2.0)
     run.train(120)
     outs = [run.model.layer_outputs(x)[-1][0] for x in XS]
