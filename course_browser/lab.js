@@ -1,11 +1,16 @@
-// The step-through graph lab: L = (a·b + c)·d, one node at a time.
-// The numbers (forward data and every backward step) come from the reference
-// engine: embedded at build time, recomputed by the worker when an input changes.
+// The step-through graph lab: L = (a·b + c)·k (or the shared-node graph
+// e = a·b, L = e·(e + c)), one node at a time. The numbers (forward data and every
+// backward step) come from the reference engine: embedded at build time,
+// recomputed by the worker when an input changes. A graph that comes with a
+// `wrong` walk (breadth-first) gets a button that steps backward in that order
+// instead, so the learner sees which gradient comes out wrong, and why.
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, formula, layout } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
 import { predictFirst } from "./predict.js";
 import { latestCall } from "./runtime.js";
+
+let labCount = 0; // ids for the status line that a disabled button points at
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
 
@@ -23,11 +28,21 @@ function planSteps(graph, steps, kids) {
   return plan;
 }
 
+// What the wrong walk got wrong: every gradient that differs from the right walk's.
+function wrongVerdict(graph, rightSteps, grads) {
+  const right = rightSteps[rightSteps.length - 1].grads;
+  const out = graph.nodes[graph.nodes.length - 1].label;
+  const off = graph.nodes.filter((n) => Math.abs(grads[n.id] - right[n.id]) > 1e-9 * Math.max(1, Math.abs(right[n.id])));
+  if (!off.length) return "Done: this order happens to give every gradient right.";
+  return `Done, but wrong: ${off.map((n) => `∂${out}/∂${n.label} came out ${fmt(grads[n.id])}, not ${fmt(right[n.id])}`).join("; ")}. A node passed its gradient on before every node that uses it had added its part.`;
+}
+
 export function mountLab(root) {
   if (!mountOnce(root)) return;
   let data = JSON.parse(root.dataset.graph);
   const inputs = JSON.parse(root.dataset.inputs);
   let position = 0; // how many plan steps are done
+  let wrongOrder = false; // stepping backward breadth-first instead (graphs with a `wrong` walk)
 
   root.querySelector(".course-lab__static")?.remove();
   const fieldset = el("fieldset", {}, el("legend", { textContent: "Inputs" }));
@@ -37,21 +52,28 @@ export function mountLab(root) {
     fieldset.append(el("label", {}, `${name} = `, input));
     fields[name] = input;
   }
-  const controls = el("div", { className: "course-lab__inputs" }, fieldset);
+  const controls = el("div", { className: "course-lab__inputs" }, ...(Object.keys(inputs).length ? [fieldset] : []));
   const phase = el("p", { className: "course-lab__phase" });
   const bar = el("div", { className: "course-toolbar" });
   const main = button("", "md-button--primary course-lab__main");
   const all = button("Run all");
   bar.append(main, all);
+  const wrong = data.wrong ? button("Visit in the wrong order") : null;
+  if (wrong) {
+    wrong.setAttribute("aria-pressed", "false");
+    bar.append(wrong);
+  }
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
+  status.id = `course-lab-status-${++labCount}`;
   const legendText = el("p", { className: "course-lab__legend",
     textContent: "Values flow forward (left to right). Gradients flow back, each times the local factor that the backward pass shows on its edge." });
   root.prepend(controls, phase, bar, figure, status, legendText);
   const gate = predictFirst(root, () => draw());
 
   function draw() {
-    const { graph, steps } = data;
+    const { graph } = data;
+    const steps = wrongOrder ? data.wrong : data.steps;
     const lay = layout(graph);
     const full = planSteps(graph, steps, lay.children);
     const plan = gate.hidden() ? full.filter((p) => p.kind === "forward") : full; // predict first
@@ -66,9 +88,18 @@ export function mountLab(root) {
     drawGraph(figure, graph, { computed, grads, active: active ? active.node : undefined });
     const out = graph.nodes[graph.nodes.length - 1];
     const finished = position >= plan.length;
-    main.textContent = finished ? "Start over" : plan[position].label;
-    phase.textContent = grads ? "Forward ▸ Backward: now backward" : "Forward ▸ Backward: now forward";
-    if (finished && gate.hidden()) status.textContent = "Forward done. Work out the gradient the question below asks for, then answer it to step backward.";
+    const waiting = finished && gate.hidden(); // forward done, backward kept back until the question is answered
+    main.textContent = waiting ? "Backward ▸" : finished ? "Start over" : plan[position].label;
+    main.disabled = waiting;
+    if (waiting) main.setAttribute("aria-describedby", status.id);
+    else main.removeAttribute("aria-describedby");
+    if (wrong) {
+      wrong.disabled = gate.hidden();
+      wrong.textContent = wrongOrder ? "Visit in the right order" : "Visit in the wrong order";
+      wrong.setAttribute("aria-pressed", String(wrongOrder));
+    }
+    phase.textContent = grads ? `Forward ▸ Backward: now backward${wrongOrder ? ", in the wrong order" : ""}` : "Forward ▸ Backward: now forward";
+    if (waiting) status.textContent = "Forward done. Backward waits for your answer: work out the gradient the question below asks for, then answer it to step backward.";
     else if (!active) status.textContent = `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
     else if (active.kind === "forward") {
       const n = graph.nodes[active.node];
@@ -77,7 +108,8 @@ export function mountLab(root) {
     } else if (active.kind === "start") status.textContent = `Backward starts: ∂${out.label}/∂${out.label} = 1.`;
     else {
       const n = graph.nodes[active.node];
-      status.textContent = lay.children[n.id].map((c) => `∂${out.label}/∂${graph.nodes[c].label} = ${fmt(grads[c])}`).join(", ") + (finished ? ". Done: every gradient is in." : ".");
+      const sent = lay.children[n.id].map((c) => `∂${out.label}/∂${graph.nodes[c].label} = ${fmt(grads[c])}`).join(", ");
+      status.textContent = sent + (!finished ? "." : wrongOrder ? `. ${wrongVerdict(graph, data.steps, grads)}` : ". Done: every gradient is in.");
     }
     return plan;
   }
@@ -85,6 +117,11 @@ export function mountLab(root) {
   main.addEventListener("click", () => {
     const plan = draw();
     position = position >= plan.length ? 0 : position + 1;
+    draw();
+  });
+  wrong?.addEventListener("click", () => {
+    wrongOrder = !wrongOrder;
+    position = data.graph.nodes.filter((n) => n.op).length; // forward stays done; backward starts again
     draw();
   });
   all.addEventListener("click", () => {

@@ -153,12 +153,12 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
     inner = range(n_leaves, n_leaves + len(nodes) - 1)
     if not any(consumers[i] >= 2 for i in inner) and len(nodes) >= 2:
         reused = rng.choice(list(inner))
-        add(rng.choice(["add", "mul"]), [reused, n_leaves + len(nodes) - 1])
+        add(rng.choice([op for op in ("add", "mul") if op in ops] or ["add"]), [reused, n_leaves + len(nodes) - 1])
     last = n_leaves + len(nodes) - 1
     for dangling in [i for i in range(n_leaves, last) if consumers[i] == 0]:
         add("add", [n_leaves + len(nodes) - 1, dangling])
     for leaf in [i for i in range(n_leaves) if consumers[i] == 0]:
-        add("mul", [n_leaves + len(nodes) - 1, leaf])
+        add("mul" if "mul" in ops else "add", [n_leaves + len(nodes) - 1, leaf])  # only the ops the learner has
     return {"mode": "backward", "leaves": leaves, "nodes": nodes}
 
 
@@ -220,7 +220,7 @@ def value_cases(grading, rng):
                   rng, op, near.pop(0) if near else
                   [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
     if not focus:
-        group("The lab's graph, L = (a·b + c)·d, at random inputs",
+        group("The page's graph, L = (a·b + c)·k, at random inputs",
               lambda: {"mode": "backward", "leaves": [_leaf_value(rng) for _ in range(4)],
                        "nodes": [["mul", 0, 1], ["add", 4, 2], ["mul", 5, 3]]}, 4)
     weights = [3 if op in focus else 1 for op in ops]
@@ -294,11 +294,25 @@ def sgd_cases(grading, rng):
 NN_SHAPES = [(0, 3, [1]), (0, 2, [1]), (1, 2, [3]), (1, 3, [2]), (2, 2, [3, 2, 1]), (2, 3, [2, 2]), (2, 2, [2, 3, 1])]
 
 
+# the first two steps of the network, each checked on its own: one neuron, then one layer
+NEURON_SHAPES = [(0, 1, [1]), (0, 2, [1]), (0, 3, [1]), (0, 4, [1])]
+LAYER_SHAPES = [(0, 2, [1]), (0, 2, [3]), (0, 3, [2]), (0, 1, [4])]
+UNITS = {
+    "neuron": ([{"name": "One Neuron(nin): tanh(w · x + b), for 1 to 4 inputs"}], NEURON_SHAPES, "Neuron({nin})"),
+    "layer": ([{"name": "One Layer(nin, nout): each neuron reads the same inputs"}], LAYER_SHAPES,
+              "Layer({nin}, {nout})"),
+}
+
+
 def nn_cases(grading, rng):
+    unit = grading.get("unit", "mlp")
     groups = [{"name": "One neuron: tanh(w · x + b)"}, {"name": "One layer: several neurons read the same inputs"},
               {"name": "Layers stacked, each feeding the next"}]
+    shapes, made = NN_SHAPES, "MLP({nin}, {nouts})"
+    if unit in UNITS:
+        groups, shapes, made = UNITS[unit]
     cases = []
-    for group, nin, nouts in NN_SHAPES:
+    for group, nin, nouts in shapes:
         sizes = [nin, *nouts]
         where = [f"layer {li + 1} neuron {ni + 1} {'w' + str(k + 1) if k < sizes[li] else 'b'}"
                  for li in range(len(nouts)) for ni in range(nouts[li]) for k in range(sizes[li] + 1)]
@@ -308,11 +322,14 @@ def nn_cases(grading, rng):
         labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
         labels += [f"∂(sum of outputs)/∂({w})" for w in where]
         labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
-        text = (f"model = MLP({nin}, {nouts}) with its weights and biases set to "
-                f"{', '.join(fmt(p) for p in params)} (layer by layer, each neuron's w then b); "
+        if unit != "mlp":
+            labels = labels[:nouts[-1]] + [label.replace("layer 1 ", "") for label in labels[nouts[-1]:]]
+        order = "each neuron's w then b" if unit != "mlp" else "layer by layer, each neuron's w then b"
+        text = (f"model = {made.format(nin=nin, nouts=nouts, nout=nouts[0])} with its weights and biases set to "
+                f"{', '.join(fmt(p) for p in params)} ({order}); "
                 f"model([{', '.join(fmt(v) for v in x)}])")
-        cases.append({"group": group, "input": {"nin": nin, "nouts": nouts, "params": params, "x": x},
-                      "labels": labels, "text": text})
+        inputs = {"nin": nin, "nouts": nouts, "params": params, "x": x, **({"unit": unit} if unit != "mlp" else {})}
+        cases.append({"group": group, "input": inputs, "labels": labels, "text": text})
     return groups, cases
 
 

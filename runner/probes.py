@@ -153,12 +153,13 @@ def sgd_case(namespace, case):
 
 
 def nn_case(namespace, case):
-    """Build the learner's `MLP(nin, nouts)`, set every weight and bias to the case's
+    """Build the learner's `MLP(nin, nouts)` (or, for the first two steps, one
+    `Neuron(nin)` or one `Layer(nin, nouts[0])`), set every weight and bias to the case's
     numbers, and run it on one input. Outputs: each output's value; the gradient of
     their sum with respect to each parameter (so the forward pass must build a graph);
     how many times `parameters()` lists each parameter (any order is fine, but each
     exactly once); and how many items it lists in all."""
-    model = _learner(namespace, "MLP")(case["nin"], list(case["nouts"]))
+    model = _network(namespace, case)
     try:
         params = weights_and_biases(model)
     except (AttributeError, TypeError):
@@ -169,6 +170,39 @@ def nn_case(namespace, case):
         p.data = value
     outs, grads, counts, listed = readings(model, list(case["x"]))
     return [number(o) for o in outs] + [number(g) for g in grads] + [float(c) for c in counts] + [float(listed)]
+
+
+class _OneLayer:
+    """A learner's Neuron or Layer dressed as a one-layer network (model.layers,
+    layer.neurons), so the network's readings read it the same way; its
+    parameters() are the learner's own."""
+
+    def __init__(self, part, neurons):
+        self.layers = [_Neurons(neurons)]
+        self._part = part
+
+    def __call__(self, x):
+        return self._part(x)
+
+    def parameters(self):
+        return self._part.parameters()
+
+
+class _Neurons:
+    def __init__(self, neurons):
+        self.neurons = neurons
+
+
+def _network(namespace, case):
+    """The case's `unit` built with the learner's class: one Neuron, one Layer, or an MLP."""
+    unit, nin, nouts = case.get("unit", "mlp"), case["nin"], list(case["nouts"])
+    if unit == "neuron":
+        neuron = _learner(namespace, "Neuron")(nin)
+        return _OneLayer(neuron, [neuron])
+    if unit == "layer":
+        layer = _learner(namespace, "Layer")(nin, nouts[0])
+        return _OneLayer(layer, getattr(layer, "neurons", None))
+    return _learner(namespace, "MLP")(nin, nouts)
 
 
 PROBES = {"value": value_case, "call": call_case, "sgd": sgd_case, "nn": nn_case}

@@ -1,6 +1,8 @@
 """`/// lab | <kind>`: the course's interactive views.
 
-    /// lab | level-graph       step through L = (a·b + c)·d       options a, b, c, d
+    /// lab | level-graph       step through L = (a·b + c)·k       options a, b, c, k;
+                                `graph: shared` steps through e = a·b, L = e·(e + c)
+                                instead (a, b, c fixed), with a wrong-order walk
     /// lab | tangent           the derivative as a nudge            options x0, h
     /// lab | expression        any expression as a live graph       options expr, values, editable
     /// lab | training          train MLP(2, [8, 8, 1]) in the worker
@@ -63,7 +65,8 @@ class Lab(Block):
     NAME = "lab"
     ARGUMENT = True
     OPTIONS = {
-        "a": (2, type_number), "b": (3, type_number), "c": (1, type_number), "d": (-2, type_number),
+        "a": (2, type_number), "b": (3, type_number), "c": (1, type_number), "k": (-2, type_number),
+        "graph": ("tree", type_string),
         "x0": (3, type_number), "h": (0.1, type_number),
         "expr": ("(a*b + b**2) * c.tanh()", type_string),
         "values": ({}, type_values),
@@ -83,11 +86,15 @@ class Lab(Block):
         return el
 
     def _build_level_graph(self, el):
-        names = ("a", "b", "c", "d")
+        shape = self.options["graph"]
+        if shape not in ("tree", "shared"):
+            raise CourseBlockError(f"/// lab | level-graph: graph must be tree or shared, not {shape!r}")
+        names = ("a", "b", "c", "k") if shape == "tree" else ("a", "b", "c")
         values = [self.options[n] for n in names]
-        data = level_graph.level_graph(*values)
+        data = (level_graph.level_graph if shape == "tree" else level_graph.shared_graph)(*values)
         el.set("data-graph", json.dumps(data))
-        el.set("data-inputs", json.dumps(dict(zip(names, values))))
+        # the shared graph's numbers are fixed: the worker recomputes only the tree
+        el.set("data-inputs", json.dumps(dict(zip(names, values)) if shape == "tree" else {}))
         _table(el, ("node", "made by", "data", "grad = ∂L/∂node"),
                _graph_rows(data["graph"], data["steps"][-1]["grads"]))
 

@@ -1,5 +1,3 @@
-import math
-
 class Value:
     def __init__(self, data, children=()):
         self.data = data
@@ -23,30 +21,18 @@ class Value:
         out._backward = _backward
         return out
 
-    def tanh(self):
-        t = math.tanh(self.data)
-        out = Value(t, (self,))
-        def _backward():
-            self.grad += (1 - t ** 2) * out.grad
-        out._backward = _backward
-        return out
-
     def backward(self):
-        topo, seen = [], set()
-        def build(v):
-            if v not in seen:
-                seen.add(v)
-                for child in v._children:
-                    build(child)
-                topo.append(v)      # a node goes in after all of its inputs
-        build(self)
+        # the order your build made in the exercise before (here the engine's own,
+        # so this file shows no build): each node after all of its inputs
+        from engine.given import topological_order
+        topo = topological_order(self)
         ____
 
 
-def grads(a, b, c, d):
-    a, b, c, d = Value(a), Value(b), Value(c), Value(d)
-    L = (a * b + c) * d
+def grads(a, b, c, k):
+    a, b, c, k = Value(a), Value(b), Value(c), Value(k)
+    L = (a * b + c) * k
     L.backward()
-    return [a.grad, b.grad, c.grad, d.grad]
+    return [a.grad, b.grad, c.grad, k.grad]
 
 print(grads(2, 3, 1, -2))

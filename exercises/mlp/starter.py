@@ -9,11 +9,11 @@ class Neuron:
         self.b = Value(0.0)
 
     def __call__(self, x):
-        act = ____                # w · x + b
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
         return act.tanh()
 
     def parameters(self):
-        return ____               # every weight, then the bias
+        return self.w + [self.b]
 
 
 class Layer:
@@ -21,7 +21,7 @@ class Layer:
         self.neurons = [Neuron(nin) for _ in range(nout)]
 
     def __call__(self, x):
-        outs = ____               # each neuron's output, in a list
+        outs = [n(x) for n in self.neurons]
         return outs[0] if len(outs) == 1 else outs
 
     def parameters(self):
@@ -35,7 +35,7 @@ class MLP:
 
     def __call__(self, x):
         for layer in self.layers:
-            x = ____              # each layer feeds the next
+            x = ____              # each layer reads the one before
         return x
 
     def parameters(self):

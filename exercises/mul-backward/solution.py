@@ -24,10 +24,10 @@ class Value:
         return out
 
     def backward(self):
-        backward_pass(self)  # given for now: section 4 has you write it
+        backward_pass(self)  # given for now: section 5 has you write it
 
 
-a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
-L = (a * b + c) * d
+a, b, c, k = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
+L = (a * b + c) * k
 L.backward()
 print("dL/da =", a.grad, " dL/db =", b.grad)

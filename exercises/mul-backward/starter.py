@@ -19,15 +19,15 @@ class Value:
         out = Value(self.data * other.data, (self, other))
         def _backward():
             self.grad += ____
-            other.grad += self.data * out.grad
+            other.grad += ____
         out._backward = _backward
         return out
 
     def backward(self):
-        backward_pass(self)  # given for now: section 4 has you write it
+        backward_pass(self)  # given for now: section 5 has you write it
 
 
-a, b, c, d = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
-L = (a * b + c) * d
+a, b, c, k = Value(2.0), Value(3.0), Value(1.0), Value(-2.0)
+L = (a * b + c) * k
 L.backward()
 print("dL/da =", a.grad, " dL/db =", b.grad)

@@ -24,18 +24,20 @@ class Value:
         return out
 
     def __sub__(self, other):
-        out = Value(self.data - other.data, (self, other))
-        def _backward():
-            ____
-            ____
-        out._backward = _backward
-        return out
+        ____  # the whole operation: out, its rule, and its wiring, as in __mul__
 
     def backward(self):
-        backward_pass(self)  # given for now: section 4 has you write it
+        backward_pass(self)  # given for now: section 5 has you write it
 
 
+# Try it: a difference, then a value used on both sides of one
 a, b = Value(5.0), Value(3.0)
 L = (a - b) * a
 L.backward()
-print("dL/da =", a.grad, " dL/db =", b.grad)
+print("dL/da =", a.grad, " (should be 7.0)")
+print("dL/db =", b.grad, " (should be -5.0)")
+
+c = Value(2.0)
+M = c - c
+M.backward()
+print("d(c - c)/dc =", c.grad, " (should be 0.0)")

@@ -91,7 +91,7 @@ def test_exercises_show_their_starter_and_the_solution_only_on_request(site):
     html = (site / "autograd/index.html").read_text()
     exercises = load_all()
     found = re.findall(r'data-exercise="([a-z-]+)".*?course-exercise__starter">(.*?)</textarea>', html, re.S)
-    assert len(found) == 5
+    assert len(found) == 8  # three in the skip test, five in the level
     for exercise_id, starter_html in found:
         code = unescape(re.sub(r"<[^>]+>", "", starter_html))
         assert code.strip() == exercises[exercise_id].starter.strip()

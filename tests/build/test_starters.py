@@ -48,4 +48,4 @@ def test_the_rule_catches_a_starter_that_spells_out_backward():
     """The autograd page's first starter once spelled out the end of backward."""
     tail = answer_lines(EXERCISES["backward-tail"])
     assert {"self.grad = 1.0", "for v in reversed(topo):", "v._backward()"} <= tail
-    assert page_order(DOCS / "autograd.md") == ["mul-backward", "sub-backward", "backward-tail"]
+    assert page_order(DOCS / "autograd.md") == ["value-init", "mul-backward", "sub-backward", "topo-order", "backward-tail"]

@@ -101,10 +101,14 @@ def open_level(page, site):
     wait_for_python(page)
 
 
-SUB_ANSWER = ("self.grad += out.grad", "other.grad -= out.grad")
+SUB_ANSWER = ("out = Value(self.data - other.data, (self, other))\n        def _backward():\n"
+              "            self.grad += out.grad\n            other.grad -= out.grad\n"
+              "        out._backward = _backward\n        return out",)
+TOPO_ANSWER = ("if v not in seen:\n                seen.add(v)\n                for child in v._children:\n"
+               "                    build(child)\n                topo.append(v)",)
 TAIL_ANSWER = "self.grad = 1.0\n        for v in reversed(topo):\n            v._backward()"
 TAIL_FORWARD = "self.grad = 1.0\n        for v in topo:\n            v._backward()"
-MUL_ANSWER = "other.data * out.grad"
+MUL_ANSWER = ("other.data * out.grad", "self.data * out.grad")
 
 
 def rendered(message):

@@ -10,6 +10,7 @@ from .helpers import (
     MUL_ANSWER,
     SUB_ANSWER,
     TAIL_ANSWER,
+    TOPO_ANSWER,
     answer,
     check,
     confirm,
@@ -18,6 +19,7 @@ from .helpers import (
     open_level,
     question,
     reloaded,
+    replace_code,
 )
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -25,6 +27,12 @@ EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
 def solution(exercise_id):
     return (EXERCISES / exercise_id / "solution.py").read_text()
+
+
+def mistake_code(exercise_id, name):
+    """A known mistake as the whole file a learner would have written."""
+    from grader.catalog import load
+    return next(m.code for m in load(exercise_id).mistakes if m.name == name)
 
 
 def tab_to(page, target, limit=200):
@@ -50,14 +58,15 @@ def test_keyboard_only_learner_clears_the_level_with_the_skip_quiz(page, site):
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
     expect(exercise(page, "mul-backward")).to_be_hidden()
 
-    for qid, typed in [("quiz-dl-da", "−6"), ("quiz-square", " 6.0 ")]:
+    for qid, typed in [("quiz-dl-da", "−8"), ("quiz-square", " 10.0 ")]:
         field = question(page, qid).get_by_label("Your answer")
         tab_to(page, field)
         page.keyboard.type(typed)
         page.keyboard.press("Enter")
         expect(question(page, qid).locator(".course-feedback")).to_contain_text("Right")
 
-    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-backward-tail", "backward-tail")]:
+    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-topo-order", "topo-order"),
+                              ("quiz-backward-tail", "backward-tail")]:
         ex = exercise(page, slot)
         editor = ex.locator(".cm-content")
         tab_to(page, editor)
@@ -83,18 +92,42 @@ def test_keyboard_only_learner_clears_the_level_with_the_skip_quiz(page, site):
     expect(page.locator(".course-map a[aria-current='step']")).to_have_attribute("data-level", "autograd")
 
 
-def test_learner_works_through_lab_questions_and_exercises(page, site):
-    open_level(page, site)
-    lab = page.locator(".course-lab")
-    main = lab.locator(".course-lab__main")
-    expect(main).to_have_text("Compute e = a · b")
-    # predict first: before the questions are answered, the lab steps forward only
+def step_until_done(main):
+    """Press the lab's main button until it offers to start over; the labels it showed."""
     labels = []
     while main.inner_text() != "Start over":
         labels.append(main.inner_text())
         main.click()
-    assert labels == ["Compute e = a · b", "Compute f = e + c", "Compute L = f · d"]
-    expect(lab.get_by_role("status")).to_contain_text("Forward done")
+    return labels
+
+
+def step_forward(main):
+    """Press the main button while it is enabled: the forward pass, before its question is answered."""
+    labels = []
+    while main.is_enabled():
+        labels.append(main.inner_text())
+        main.click()
+    return labels
+
+
+def expect_waiting_for_the_question(lab):
+    """After the forward pass, backward waits: a disabled "Backward ▸" that the status explains."""
+    main = lab.locator(".course-lab__main")
+    expect(main).to_have_text("Backward ▸")
+    expect(main).to_be_disabled()
+    status = lab.get_by_role("status")
+    expect(status).to_contain_text("Backward waits for your answer")
+    assert main.get_attribute("aria-describedby") == status.get_attribute("id")
+
+
+def test_learner_works_through_lab_questions_and_exercises(page, site):
+    open_level(page, site)
+    lab = page.locator(".course-lab").first
+    main = lab.locator(".course-lab__main")
+    expect(main).to_have_text("Compute e = a · b")
+    # predict first: before the questions are answered, the lab steps forward only
+    assert step_forward(main) == ["Compute e = a · b", "Compute f = e + c", "Compute L = f · k"]
+    expect_waiting_for_the_question(lab)
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
 
     expect(question(page, "dl-da")).to_be_hidden()
@@ -106,35 +139,70 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
 
     # answered: the backward pass opens, right where the forward pass ended
     expect(main).to_have_text("Start backward: ∂L/∂L = 1")
-    labels = []
-    while main.inner_text() != "Start over":
-        labels.append(main.inner_text())
-        main.click()
-    assert labels == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to f and d",
-                      "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
+    assert step_until_done(main) == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to f and k",
+                                     "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
     expect(lab.get_by_role("status")).to_contain_text("∂L/∂a = −6, ∂L/∂b = −4")
-    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 7"))
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"k: data −2, grad 7"))
 
     lab.get_by_label("Input c").fill("10")  # recomputed by the engine in the worker
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"L: data −32, grad 1"), timeout=20_000)
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad −6"))
-    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"d: data −2, grad 16"))
+    expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"k: data −2, grad 16"))
 
     expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
 
+    ex = exercise(page, "value-init")
+    replace_code(page, ex, mistake_code("value-init", "grad-starts-at-one"))
+    expect(check(ex)).to_contain_text("Your grad starts at 1.0")
+    replace_code(page, ex, solution("value-init"))
+    expect(check(ex)).to_contain_text("Passed")
+
     ex = exercise(page, "mul-backward")
-    fill_blanks(page, ex, MUL_ANSWER)
+    fill_blanks(page, ex, *MUL_ANSWER)
     expect(check(ex)).to_contain_text("Passed")
 
     expect(answer(page, "square", "6")).to_contain_text("Right")
     expect(answer(page, "assign-square", "6")).to_contain_text("Not yet")
     expect(answer(page, "assign-square", "3")).to_contain_text("Right")
 
+    # measure, then code: subtraction's local factors come before its exercise
+    expect(exercise(page, "sub-backward")).to_be_hidden()
+    expect(answer(page, "sub-rate-self", "1")).to_contain_text("Right")
+    expect(answer(page, "sub-rate-other", "1")).to_contain_text("out went down")
+    expect(answer(page, "sub-rate-other", "-1")).to_contain_text("Right")
     ex = exercise(page, "sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
+    fill_blanks(page, ex, *SUB_ANSWER)  # the whole operation
     expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
+
+    # the shared-node graph: the wrong order gives a wrong ∂L/∂a
+    shared = page.locator(".course-lab").nth(1)
+    main = shared.locator(".course-lab__main")
+    wrong = shared.get_by_role("button", name="Visit in the wrong order")
+    assert step_forward(main) == ["Compute e = a · b", "Compute f = e + c", "Compute L = e · f"]
+    expect_waiting_for_the_question(shared)
+    expect(wrong).to_be_disabled()  # it would show the gradients before the question
+    expect(answer(page, "shared-dl-da", "21")).to_contain_text("only the part that comes straight from L")
+    expect(answer(page, "shared-dl-da", "39")).to_contain_text("Right")
+    assert step_until_done(main) == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to e and f",
+                                     "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
+    expect(shared.get_by_role("status")).to_contain_text("∂L/∂a = 39, ∂L/∂b = 26. Done: every gradient is in.")
+    wrong.click()
+    expect(shared.get_by_role("button", name="Visit in the right order")).to_have_attribute("aria-pressed", "true")
+    assert step_until_done(main) == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to e and f",
+                                     "Send e's gradient back to a and b", "Send f's gradient back to e and c"]
+    expect(shared.get_by_role("status")).to_contain_text("∂L/∂a came out 21, not 39")
+    expect(shared.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad 21"))
+    expect(answer(page, "too-early", "f")).to_contain_text("Not yet")
+    expect(answer(page, "too-early", "e")).to_contain_text("Right")
+
+    # build: a breadth-first order is a known mistake with its own message
+    ex = exercise(page, "topo-order")
+    replace_code(page, ex, mistake_code("topo-order", "breadth-first"))
+    expect(check(ex)).to_contain_text("Your order is breadth-first")
+    replace_code(page, ex, solution("topo-order"))
+    expect(check(ex)).to_contain_text("Passed")
 
     ex = exercise(page, "backward-tail")
     fill_blanks(page, ex, TAIL_ANSWER)
@@ -153,11 +221,13 @@ def test_shown_answers_do_not_count_for_the_quiz(page, site):
     q = question(page, "quiz-dl-da")
     q.get_by_role("button", name="Show answer").click()
     confirm(page, "Show the answer")
-    expect(q.get_by_label("Your answer")).to_have_value("-6")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
-    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-backward-tail", "backward-tail")]:
+    expect(q.get_by_label("Your answer")).to_have_value("-8")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-topo-order", "topo-order"),
+                              ("quiz-backward-tail", "backward-tail")]:
         ex = exercise(page, slot)
-        fill_blanks(page, ex, *{"sub-backward": SUB_ANSWER, "backward-tail": (TAIL_ANSWER,)}[exercise_id])
+        fill_blanks(page, ex, *{"sub-backward": SUB_ANSWER, "topo-order": TOPO_ANSWER,
+                                "backward-tail": (TAIL_ANSWER,)}[exercise_id])
         expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
@@ -192,7 +262,7 @@ def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
     confirm(page, "Reset this level")
     reloaded(page)
     # the page's unload handler must not save the old code back
-    expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(2)
+    expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(1)
     expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).not_to_contain_text("self.grad += 7")
 
 
@@ -236,7 +306,7 @@ def test_without_javascript_every_text_still_reads(browser, site):
     page.goto(site + LEVEL)
     expect(page.get_by_text("Common mistakes")).to_be_visible()
     expect(page.get_by_text("A node may be visited only after every node")).to_be_visible()
-    expect(page.get_by_role("textbox", name="Code editor: The backward rule of subtraction").first).to_have_value(
+    expect(page.get_by_role("textbox", name="Code editor: A whole operation: subtraction").first).to_have_value(
         re.compile(r"^from engine.given import backward_pass.*\nclass Value:", re.S))
     expect(page.locator(".arithmatex .katex-html").first).to_be_visible()  # math, rendered at build time
     context.close()
@@ -250,7 +320,7 @@ def test_corrupt_progress_is_reset_with_a_notice(page, site):
         }""")
     page.goto(site + LEVEL)
     expect(page.locator(".course-notices")).to_contain_text("could not be read, so it has been reset")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
     page.reload()
     expect(page.locator(".course-notices")).to_have_count(0)
     expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
@@ -258,9 +328,9 @@ def test_corrupt_progress_is_reset_with_a_notice(page, site):
 
 def test_a_wrong_number_that_matches_a_known_slip_says_which(page, site):
     open_level(page, site)
-    expect(answer(page, "quiz-dl-da", "6")).to_have_text(
-        "Not yet: 6 is the right size with the wrong sign: d = −2 is one of the factors on the way back.")
-    expect(answer(page, "quiz-dl-da", "−4")).to_contain_text("a product sends each input the other input's value")
+    expect(answer(page, "quiz-dl-da", "8")).to_have_text(
+        "Not yet: 8 is the right size with the wrong sign: k = −2 is one of the factors on the way back.")
+    expect(answer(page, "quiz-dl-da", "−6")).to_contain_text("a product sends each input the other input's value")
     # no slip gives 5: no guess about the learner's mind, a pointer at the graph instead
     expect(answer(page, "quiz-dl-da", "5")).to_have_text(
         "Not yet: 5 is not it. Follow the path L → f → e → a and multiply the local factor at each node.")

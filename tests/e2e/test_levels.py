@@ -26,11 +26,14 @@ LEVELS = {
     "accumulate": [("q", "diamond-grad", "1", "2"), ("x", "diamond"), ("q", "grad-two-passes", "-6", "−12"),
                    ("q", "why-zero-grad", "Zero: the old graphs are gone", "The sum of the gradients of steps 1, 2 and 3"),
                    ("q", "backward-twice", "-12", "−24"), ("q", "review-square", "-2.5", "−5")],
-    "more-ops": [("x", "tanh-backward"), ("x", "exp-backward"), ("x", "log-backward"),
-                 ("q", "log-at-quarter", "0.25", "4"), ("x", "relu-backward"), ("x", "pow-backward"),
-                 ("q", "pow-at-2", "8", "12"), ("x", "div-backward"),
+    "more-ops": [("q", "tanh-rate", "0.4621", "0.7864"), ("x", "tanh-backward"),
+                 ("q", "exp-rate", "1", "2.7183"), ("x", "exp-backward"),
+                 ("q", "log-rate", "0.6931", "0.5"), ("x", "log-backward"), ("q", "log-at-quarter", "0.25", "4"),
+                 ("q", "relu-rate", "1", "0"), ("x", "relu-backward"),
+                 ("q", "pow-at-2", "8", "12.006"), ("x", "pow-backward"),
+                 ("q", "div-rate", "1.5", "−0.7496"), ("x", "div-backward"),
                  ("q", "rsub", "a.__sub__(2)", "a.__rsub__(2)"), ("q", "graph-size", "5", "6"),
-                 ("q", "review-diamond", "1", "2")],
+                 ("q", "review-diamond", "1", "3")],
     "alive": [("q", "alive-predict-a", "-3", "-1.8485"), ("q", "alive-c-grad", "3.6969", "6.2916"),
               ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.3", "1.7")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
@@ -80,17 +83,22 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
 
 
 def test_train_level_grades_the_learners_network(page, site):
-    """Neuron, Layer and MLP, written by the learner: each known mistake diagnosed, the solution passes."""
+    """Neuron, then Layer, then MLP, each its own exercise with its own Check: each
+    known mistake diagnosed, the solution passes, and passing opens the next step."""
     page.goto(f"{site}/train/")
     wait_for_python(page)
-    ex = exercise(page, "mlp")
-    for mistake in catalog.load("mlp").mistakes:
-        replace_code(page, ex, mistake.code)
-        result = check(ex)
-        expect(result).to_have_attribute("data-state", "failed")
-        expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + rendered(mistake.message))
-    replace_code(page, ex, _file("mlp", "solution.py"))
-    expect(check(ex)).to_contain_text("Passed")
+    steps = ["neuron", "layer", "mlp"]
+    for i, exercise_id in enumerate(steps):
+        for later in steps[i + 1:]:
+            expect(exercise(page, later)).to_be_hidden()
+        ex = exercise(page, exercise_id)
+        for mistake in catalog.load(exercise_id).mistakes:
+            replace_code(page, ex, mistake.code)
+            result = check(ex)
+            expect(result).to_have_attribute("data-state", "failed")
+            expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + rendered(mistake.message))
+        replace_code(page, ex, _file(exercise_id, "solution.py"))
+        expect(check(ex)).to_contain_text("Passed")
 
 
 def test_tangent_lab_measures_in_the_worker(page, site):
@@ -157,9 +165,10 @@ def test_training_level_trains_and_draws(page, site):
     expect(lab).to_be_hidden()  # its parameter count would answer a question: it opens in section 3
     expect(answer(page, "neuron-w1", "0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
     expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
-    mlp = exercise(page, "mlp")  # the level's stars count it too
-    replace_code(page, mlp, _file("mlp", "solution.py"))
-    expect(check(mlp)).to_contain_text("Passed")
+    for step in ("neuron", "layer", "mlp"):  # the level's stars count them too
+        ex = exercise(page, step)
+        replace_code(page, ex, _file(step, "solution.py"))
+        expect(check(ex)).to_contain_text("Passed")
     expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
     expect(answer(page, "parameter-count", "88")).to_contain_text("the weights alone")
     expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
@@ -180,15 +189,15 @@ def test_training_level_trains_and_draws(page, site):
     box = lab.locator(".course-training__boundary").bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.2)
     expect(lab.locator(".course-lab__status").last).to_contain_text("class +1")
-    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.8)
+    page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.8)  # XOR: x > 0, y < 0
     expect(lab.locator(".course-lab__status").last).to_contain_text("class −1")
     expect(answer(page, "trained-class", "−1")).to_contain_text("Not yet")
-    # too large a learning rate overshoots: the network saturates at the worst loss, 32
+    expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
+    # too large a learning rate overshoots, then the saturated network sticks at a loss of 1
     lab.get_by_label("Learning rate").select_option("2")
     lab.get_by_role("button", name=re.compile("^Train")).click()
     expect(lab.get_by_role("status").first).to_contain_text(
-        re.compile(r"Trained with learning rate 2: loss 8\.75 → 32 in 120 steps"), timeout=120_000)
-    expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
+        re.compile(r"Trained with learning rate 2: loss 1\.13\d* → (1|0\.99\d*) in 120 steps"), timeout=120_000)
     expect(answer(page, "review-tanh", "0.75")).to_contain_text("Right")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
 

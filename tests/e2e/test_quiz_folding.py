@@ -11,7 +11,7 @@ from .helpers import SUB_ANSWER, check, exercise, fill_blanks
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # lines that answer another exercise of the level (backward's tail, __mul__'s rule)
-ANSWERS = ["for v in reversed(topo):", "self.grad += other.data * out.grad"]
+ANSWERS = ["for v in reversed(topo):", "self.grad += other.data * out.grad", "other.grad += self.data * out.grad"]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -11,7 +11,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, SUB_ANSWER, TAIL_ANSWER, answer, check, confirm, exercise, fill_blanks, open_level, question
+from .helpers import (
+    LEVEL,
+    SUB_ANSWER,
+    TAIL_ANSWER,
+    TOPO_ANSWER,
+    answer,
+    check,
+    confirm,
+    exercise,
+    fill_blanks,
+    open_level,
+    question,
+)
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -19,7 +31,7 @@ LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
 QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail": "backward-tail"}
 MAX_CODE_LINES = 20  # non-blank lines on screen per editor (the whole file has about 45): the blanks' method, a little context
 MAX_LINES = 30  # blank lines included
-SUB_TITLE = "“The backward rule of subtraction”"
+SUB_TITLE = "“A whole operation: subtraction”"
 
 
 def answer_lines(exercise_id):
@@ -58,10 +70,9 @@ def test_the_skip_tests_editors_show_what_each_question_needs_not_the_engine(pag
             leaked = sorted(line for line in lines if line in shown)
             assert not leaked, f"{slot} shows the answer to {other}: {leaked}"
         # what the blanks need is on screen: the method around them, the names they use
-        needs = {"sub-backward": ["def __sub__(self, other):", "out = Value(self.data - other.data, (self, other))"],
-                 # backward's build stays open: it says what topo holds, in which order
-                 "backward-tail": ["def backward(self):", "topo.append(v)      # a node goes in after all of its inputs",
-                                   "build(self)"]}[exercise_id]
+        needs = {"sub-backward": ["def __sub__(self, other):"],  # its body is the answer, written whole
+                 # backward's first lines stay open: they say what topo holds, in which order
+                 "backward-tail": ["def backward(self):", "topo = topological_order(self)"]}[exercise_id]
         for line in needs:
             assert line in shown, f"{slot} hides {line!r}"
     # the level's own editors, further down, show the whole file
@@ -76,8 +87,8 @@ def test_a_seen_answer_in_the_skip_test_says_why_it_cannot_count(page, site, siz
     expect(status).to_have_attribute("role", "status")
     expect(status).to_have_attribute("aria-live", "polite")
 
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
-    expect(status).to_have_text("1 of 4 solved. Solve all four to clear the level.")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    expect(status).to_have_text("1 of 5 solved. Solve all five to clear the level.")
 
     ex = exercise(page, "quiz-sub-backward")
     ex.get_by_role("button", name="Show answer").click()
@@ -94,7 +105,10 @@ def test_a_seen_answer_in_the_skip_test_says_why_it_cannot_count(page, site, siz
     note = ex.locator(".course-quiz__note")
     expect(note).to_have_text("You saw this answer, so the short test doesn't count it.")
     assert note.evaluate("n => n.previousElementSibling.classList.contains('course-result')"), "the note sits under the verdict"
-    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
+    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
+    topo = exercise(page, "quiz-topo-order")
+    fill_blanks(page, topo, *TOPO_ANSWER)
+    expect(check(topo)).to_contain_text("Passed")
     tail = exercise(page, "quiz-backward-tail")
     fill_blanks(page, tail, TAIL_ANSWER)
     expect(check(tail)).to_contain_text("Passed")

@@ -17,8 +17,8 @@ def test_storage_disabled_leaves_the_site_working(browser, site):
         Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('denied', 'SecurityError'); } });""")
     page.goto(site + LEVEL)
     expect(page.locator(".course-notices")).to_contain_text("kept only until you leave the page")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
-    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
     context.close()
 
 
@@ -26,7 +26,7 @@ def test_full_quota_is_reported_and_nothing_breaks(page, site):
     page.goto(site + LEVEL)
     page.evaluate("""() => { Storage.prototype.setItem = function () {
         throw new DOMException('full', 'QuotaExceededError'); }; }""")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
     expect(page.locator(".course-notices")).to_contain_text("storage is full")
 
 
@@ -43,7 +43,7 @@ def test_old_schema_is_reset_with_a_notice(page, site):
 
 def test_export_reset_and_import_progress(page, site, tmp_path):
     page.goto(site + LEVEL)
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
     page.goto(site + "/")
     with page.expect_download() as download:
         page.get_by_role("button", name="Export progress").click()
@@ -119,8 +119,8 @@ def test_two_tabs_keep_each_others_progress(browser, site):
     for tab in (first, second):
         tab.set_default_timeout(20_000)
         tab.goto(site + LEVEL)
-    expect(answer(first, "quiz-square", "6")).to_contain_text("Right")
-    expect(answer(second, "quiz-dl-da", "-6")).to_contain_text("Right")  # saves after the first tab did
+    expect(answer(first, "quiz-square", "10")).to_contain_text("Right")
+    expect(answer(second, "quiz-dl-da", "-8")).to_contain_text("Right")  # saves after the first tab did
     saved = json.loads(first.evaluate("localStorage.getItem('byoa-progress')"))["levels"]["autograd"]["items"]
     assert saved["quiz-square"]["solved"] and saved["quiz-dl-da"]["solved"]
     # code: the newer save wins, whichever tab saved it (another tab's save, written as progress.js does)

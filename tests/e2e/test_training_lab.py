@@ -57,7 +57,7 @@ def test_pictures_appear_after_training_with_axes_and_legends(page, site, size):
     loss = lab.locator(".course-training__loss")
     expect(loss).to_be_visible()
     expect(loss).to_have_attribute("role", "img")
-    expect(loss).to_have_attribute("aria-label", re.compile(r"^Loss curve: 120 steps, from 8\.75 to 0\.00"))
+    expect(loss).to_have_attribute("aria-label", re.compile(r"^Loss curve: 120 steps, from 1\.134 to 0\.01"))
     expect(loss.locator(".uplot canvas")).to_have_count(1)
     expect(loss.locator(".course-lossplot__x")).to_have_text("step")
     expect(loss.locator(".course-lossplot__y")).to_have_text("loss (log scale)")

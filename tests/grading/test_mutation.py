@@ -84,9 +84,9 @@ def test_mutants_helper(exercise_id):
 
 
 def test_learner_lines():
-    assert learner_lines(load("backward-tail")) == [43, 44, 45]
+    assert learner_lines(load("backward-tail")) == [29, 30, 31]
     assert learner_lines(load("diamond")) == [11, 12, 19, 20]  # no blanks: where solution and starter differ
-    assert learner_lines(load("sub-backward")) == [29, 30]
+    assert learner_lines(load("sub-backward")) == [27, 28, 29, 30, 31, 32]  # the whole operation
 
 
 def test_an_unlisted_survivor_is_reported():

@@ -307,7 +307,7 @@ def test_containers_of_the_probes_cannot_pass_a_later_wrong_answer():
     exercise = load("mul-backward")
     data = data_for(exercise)
     inputs = [c["input"] for c in data["cases"]]
-    wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
+    wrong = fill_blanks(exercise.starter, ["self.data * out.grad", "other.data * out.grad"])
     cheat = ("import runner.probes as p\nfrom engine import Value as Right\nreal = p.value_case\n"
              "p.PROBES['value'] = lambda ns, case: real({'Value': Right}, case)\n"
              "p.OPS['mul'] = lambda a, b: a * b\np.FUNCTIONS.clear()\n")

@@ -60,8 +60,8 @@ def test_real_misconceptions_fail():
 
 def test_answers_that_fit_only_the_page_numbers_fail():
     for exercise_id, fills in [
-        ("mul-backward", ["3.0 * out.grad"]),
-        ("sub-backward", ["self.grad += 1.0", "other.grad -= 1.0"]),
+        ("mul-backward", ["3.0 * out.grad", "2.0 * out.grad"]),
+        ("sub-backward", ["out = Value(self.data - other.data, (self, other))\ndef _backward():\n    self.grad += 1.0\n    other.grad -= 1.0\nout._backward = _backward\nreturn out"]),
         ("backward-tail", ["for v, g in zip(topo, [-6.0, -4.0, -12.0, -2.0, -2.0, -2.0, 7.0, 1.0]):\n    v.grad = g"]),
     ]:
         exercise = load(exercise_id)
@@ -70,7 +70,7 @@ def test_answers_that_fit_only_the_page_numbers_fail():
 
 def test_a_wrong_answer_gets_a_counterexample_with_its_seed():
     exercise = load("mul-backward")
-    result = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad + 0.001"]))
+    result = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad + 0.001", "self.data * out.grad"]))
     failing = [t["message"] for t in result["tests"] if not t["passed"]]
     assert result["diagnosis"] is None  # no known mistake computes this
     assert failing and "should be" in failing[0] and "but it is" in failing[0] and "seed 1" in failing[0]
@@ -82,7 +82,7 @@ def test_only_a_check_speaks_of_checks():
     ran = run("x = 1\n1 / 0\n")
     assert ran["status"] == "error" and ran["summary"] == "Your code raised ZeroDivisionError on line 2."
     exercise = load("mul-backward")
-    checked = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad"]) + "\n1 / 0\n")
+    checked = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad", "self.data * out.grad"]) + "\n1 / 0\n")
     assert checked["summary"].startswith("Your code raised ZeroDivisionError on line ")
     assert checked["summary"].endswith(", so the checks could not run.")
     assert run("exit()")["summary"] == "Your code called exit()."
@@ -98,7 +98,7 @@ def test_blank_left_names_its_line():
 
 def test_syntax_error_names_the_learners_line():
     exercise = load("mul-backward")
-    code = fill_blanks(exercise.starter, ["other.data *"])
+    code = fill_blanks(exercise.starter, ["other.data *", "self.data * out.grad"])
     result = grade(exercise, code)
     line = code.splitlines().index("            self.grad += other.data *") + 1
     assert result["status"] == "syntax" and result["error"]["line"] == line
@@ -107,7 +107,7 @@ def test_syntax_error_names_the_learners_line():
 
 def test_exception_traceback_uses_the_learners_line_numbers():
     exercise = load("mul-backward")
-    code = fill_blanks(exercise.starter, ["other.dta * out.grad"])
+    code = fill_blanks(exercise.starter, ["other.dta * out.grad", "self.data * out.grad"])
     result = grade(exercise, code)
     line = code.splitlines().index("            self.grad += other.dta * out.grad") + 1
     assert result["status"] == "error"  # the demo at the bottom calls backward first
@@ -118,7 +118,7 @@ def test_exception_traceback_uses_the_learners_line_numbers():
 
 def test_an_error_inside_a_case_points_at_the_learners_line():
     exercise = load("mul-backward")
-    code = fill_blanks(exercise.starter, ["out.data / self.data * out.grad"])
+    code = fill_blanks(exercise.starter, ["out.data / self.data * out.grad", "self.data * out.grad"])
     result = grade(exercise, code)
     line = code.splitlines().index("            self.grad += out.data / self.data * out.grad") + 1
     failing = [t["message"] for t in result["tests"] if not t["passed"]]
@@ -188,7 +188,7 @@ FORGERIES = {
 
 def test_learner_code_cannot_forge_a_pass():
     exercise = load("mul-backward")
-    wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
+    wrong = fill_blanks(exercise.starter, ["self.data * out.grad", "other.data * out.grad"])
     for name, attack in FORGERIES.items():
         code = attack + wrong
         if name == "rigs __eq__ on its grads":
@@ -203,7 +203,7 @@ def test_nothing_a_run_does_outlives_it():
     exercise = load("mul-backward")
     data = data_for(exercise)
     inputs = [c["input"] for c in data["cases"]]
-    wrong = fill_blanks(exercise.starter, ["self.data * out.grad"])
+    wrong = fill_blanks(exercise.starter, ["self.data * out.grad", "other.data * out.grad"])
     for name, attack in FORGERIES.items():
         worker_api.check("value", inputs, attack + exercise.solution)
         assert len([1, 2, 3]) == 3 and abs(-2) == 2, name

@@ -74,7 +74,7 @@ def test_the_cli_says_when_its_python_is_older_than_the_browsers():
         assert "browser runs" not in result.stderr
 
 
-WRONG = fill_blanks(load("mul-backward").starter, ["self.data * out.grad"])
+WRONG = fill_blanks(load("mul-backward").starter, ["self.data * out.grad", "other.data * out.grad"])
 RIGHT_OUTPUT_FAKE = ('{"status": "ran", "outputs": [], "summary": "", "stdout": "", '
                      '"stdout_truncated": false, "error": null}')
 
