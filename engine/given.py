@@ -17,13 +17,3 @@ def backward_pass(root):
     root.grad = 1.0
     for node in reversed(order):
         node._backward()
-
-
-def walk_in_reverse(root, order):
-    """The end of `backward`, for the exercise that asks for `order` itself: the
-    output's gradient is 1, then every node of `order`, from its end, runs its
-    rule. A wrong order (or a node listed twice) gives wrong gradients here, as
-    it would in the learner's own walk."""
-    root.grad = 1.0
-    for node in reversed(order):
-        node._backward()

@@ -1,4 +1,4 @@
-from engine.given import walk_in_reverse  # the end of backward, until you write it
+from engine.walk import walk_in_reverse  # the end of backward, until you write it
 
 class Value:
     def __init__(self, data, children=()):
