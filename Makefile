@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 BUNDLE := course_browser/dist/.built
-RUNTIME_SOURCES := $(shell find course_browser -type f -not -path "course_browser/dist/*" 2>/dev/null) course_browser/build.mjs runner/facts.json
+RUNTIME_SOURCES := $(shell find course_browser -type f -not -path "course_browser/dist/*" 2>/dev/null) course_browser/build.mjs runner/facts.json grader/plain_errors.json
 
 .PHONY: help setup serve build test test-fast check lint bench bench-site screenshots chromium clean
 

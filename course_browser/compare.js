@@ -15,6 +15,7 @@
 // json.dumps writes it: a whole number below 2**53 is an int, anything else a float.
 
 import FACTS from "../runner/facts.json" with { type: "json" };
+import PLAIN from "../grader/plain_errors.json" with { type: "json" };
 
 const HEADLINE = FACTS.headline;
 const MAX_OUTPUTS_PER_CASE = FACTS.max_outputs_per_case;
@@ -23,6 +24,9 @@ const OUTPUT_LIMIT = FACTS.output_limit;
 
 export const STATUSES = ["ran", "blank", "syntax", "error", "timeout", "stopped"];
 const UNREADABLE = "The checks sent back something unreadable. Run the Check again.";
+const PLAIN_RULES = PLAIN.rules.map(([pattern, sentence]) => [new RegExp(pattern), sentence]);
+const NEAR = 0.01; // a gap below this share of the numbers is spelled out: 1.3872 and 1.387202 read as equal
+const SUPERSCRIPT = Object.fromEntries([..."-0123456789"].map((c, i) => [c, "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"[i]]));
 
 // -- Python's view of JSON values ---------------------------------------------
 
@@ -236,23 +240,49 @@ function matches(outputs, mistake, tol) {
   return true;
 }
 
+/** A plain sentence for a Python error ("Type: message") a learner commonly causes, or "". */
+export function plainWords(error) {
+  for (const [pattern, sentence] of PLAIN_RULES) {
+    const found = pattern.exec(error);
+    if (found) return sentence.replaceAll("{1}", () => found[1] || "");
+  }
+  return "";
+}
+
+/** 2e-06 -> "2 × 10⁻⁶"; 0.0896 -> "0.0896". */
+function gapText(gap) {
+  const text = fmt(gap, 2);
+  if (!text.includes("e")) return text;
+  const [mantissa, exponent] = text.split("e");
+  const power = `10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
+  return mantissa === "1" ? power : `${mantissa} × ${power}`;
+}
+
+function differs(label, g, w) {
+  const [want, have] = fmtPair(w, g);
+  let claim = `${label} should be ${want}, but it is ${have}`;
+  if (isNumber(g) && isNumber(w) && Math.abs(g - w) <= NEAR * Math.max(Math.abs(g), Math.abs(w))) {
+    claim += `, off by ${gapText(Math.abs(g - w))}`;
+  }
+  return claim;
+}
+
+/** What differs first, then the case it differs on. */
 function counterexample(data, index, got) {
   const c = data.cases[index];
-  const where = ` (case ${index + 1}, seed ${data.seed})`;
+  const on = ` On: ${c.text}`;
   if (isDict(got)) {
     const line = get(got, "line") ? ` on line ${got.line}` : "";
-    return `${c.text}: your code raised ${cap(got.error)}${line}.${where}`;
+    const plain = plainWords(cap(got.error));
+    return `Your code raised ${cap(got.error)}${line}.${plain ? ` ${plain}` : ""}${on}`;
   }
   if (got.length !== c.expected.length) {
-    return `${c.text}: expected ${c.expected.length} numbers, but got ${got.length}.${where}`;
+    return `Expected ${c.expected.length} numbers, but got ${got.length}.${on}`;
   }
   for (const [label, g, w] of zip(c.labels, got, c.expected)) {
-    if (!close(g, w, data.tolerance)) {
-      const [want, have] = fmtPair(w, g);
-      return `${c.text}: ${label} should be ${want}, but it is ${have}.${where}`;
-    }
+    if (!close(g, w, data.tolerance)) return `${differs(label, g, w)}.${on}`;
   }
-  return `${c.text}${where}`;
+  return on.trim();
 }
 
 function validOutput(item) {
@@ -292,8 +322,11 @@ function shell(status, report, summary) {
 export function verdict(data, report) {
   if (!isDict(report) || !STATUSES.includes(get(report, "status"))) return shell("error", {}, UNREADABLE);
   if (report.status !== "ran") {
-    const summary = isStr(get(report, "summary")) ? report.summary : "";
-    return shell(report.status, report, cap(summary));
+    const summary = cap(isStr(get(report, "summary")) ? report.summary : "");
+    const result = shell(report.status, report, summary);
+    const plain = result.error ? plainWords(`${result.error.type}: ${result.error.message}`) : "";
+    if (plain) result.summary = `${summary} ${plain}`;
+    return result;
   }
   const outputs = get(report, "outputs");
   const { cases, tolerance: tol } = data;
@@ -304,7 +337,8 @@ export function verdict(data, report) {
   const tests = data.groups.map((group, g) => {
     const first = failing.find((i) => cases[i].group === g);
     return { name: group.name, passed: first === undefined,
-      message: first === undefined ? "" : counterexample(data, first, outputs[first]) };
+      message: first === undefined ? "" : counterexample(data, first, outputs[first]),
+      where: first === undefined ? "" : `case ${first + 1}, seed ${data.seed}` };
   });
   const passing = tests.filter((t) => t.passed).length;
   let result;

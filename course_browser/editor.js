@@ -6,14 +6,15 @@
 // the learner types (no tab trap), and the first arrival by keyboard selects the
 // first ____ blank · Esc then Tab leaves the editor (CodeMirror's tab-focus mode),
 // even when that Esc also closes a suggestion list · Ctrl/Cmd+Enter closes the list
-// and checks. Long lines scroll sideways: wrapping would break the indentation that
-// Python reads.
+// and checks. A click or a tap on a blank selects all of it, as Tab does.
+// Long lines wrap on screen (only there: the text keeps its one line), and a wrapped
+// line's continuation starts under its own indentation, so Python's blocks still read.
 import { basicSetup } from "codemirror";
 import { acceptCompletion, closeCompletion } from "@codemirror/autocomplete";
 import { indentWithTab, insertNewlineAndIndent } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, foldEffect, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { EditorSelection, EditorState, Prec } from "@codemirror/state";
+import { EditorSelection, EditorState, Prec, RangeSetBuilder } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import FACTS from "../runner/facts.json" with { type: "json" };
@@ -30,6 +31,74 @@ const blankMarks = ViewPlugin.fromClass(class {
     this.decorations = this.matcher.createDeco(view);
   }
   update(update) { this.decorations = this.matcher.updateDeco(update, this.decorations); }
+}, { decorations: (plugin) => plugin.decorations });
+
+/** The blank (its from and to) that holds `pos`, or null. */
+function blankAt(doc, pos) {
+  const line = doc.lineAt(pos);
+  for (const found of line.text.matchAll(BLANK)) {
+    const from = line.from + found.index;
+    if (from <= pos && pos <= from + found[0].length) return { from, to: from + found[0].length };
+  }
+  return null;
+}
+
+/** A click or a tap on a blank selects the whole blank, so what the learner types
+ * replaces it: a cursor inside it would leave `__x__`, which Python reads as a name.
+ * Only a plain press on the blank itself (not a drag, a double click, or a press beside
+ * it). The press is read on mousedown and acted on after the release, once CodeMirror
+ * (or, for a touch, the browser) has put the cursor where it landed: no "click" event
+ * can be relied on, since CodeMirror may redraw the line under the pointer, and a click
+ * whose press and release hit different nodes is never fired. */
+let pressedBlank = null;
+const blankClick = EditorView.domEventHandlers({
+  mousedown(event, view) {
+    pressedBlank = null;
+    if (event.button !== 0 || event.detail > 1 || event.shiftKey || !(event.target instanceof Element)
+      || !event.target.closest(".cm-blank")) return false;
+    const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
+    pressedBlank = pos === null ? null : { view, ...blankAt(view.state.doc, pos) };
+    return false;
+  },
+  mouseup(_event, view) {
+    const blank = pressedBlank;
+    pressedBlank = null;
+    if (!blank || blank.view !== view || blank.from === undefined) return false;
+    setTimeout(() => {
+      const { main } = view.state.selection;
+      const still = view.state.sliceDoc(blank.from, blank.to) === FACTS.blank;
+      if (still && main.empty && main.head >= blank.from && main.head <= blank.to) {
+        view.dispatch({ selection: { anchor: blank.from, head: blank.to }, userEvent: "select.pointer" });
+      }
+    }, 30);
+    return false;
+  },
+});
+
+/** Each line's indentation, in characters (a tab counts as the indent unit). */
+const indentWidth = (text) => /^[ \t]*/.exec(text)[0].replaceAll("\t", "    ").length;
+
+/** Wrapped lines keep their indentation: a line indented by n characters is padded by n
+ * and its first row pulled back by n, so every row after the first starts under its
+ * first character, not at the margin. */
+const indentedWrap = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = this.build(view); }
+  update(update) { if (update.docChanged || update.viewportChanged) this.decorations = this.build(update.view); }
+  build(view) {
+    const builder = new RangeSetBuilder();
+    for (const { from, to } of view.visibleRanges) {
+      for (let pos = from; pos <= to;) {
+        const line = view.state.doc.lineAt(pos);
+        const n = indentWidth(line.text);
+        if (n) {
+          builder.add(line.from, line.from, Decoration.line({
+            attributes: { style: `padding-left: calc(${n}ch + 6px); text-indent: -${n}ch` } }));
+        }
+        pos = line.to + 1;
+      }
+    }
+    return builder.finish();
+  }
 }, { decorations: (plugin) => plugin.decorations });
 
 /** Colours from Material's code palette, so light and dark schemes both read well. */
@@ -141,7 +210,7 @@ function foldGiven(view, starter) {
 
 /** `selection` ({anchor, head}) carries the cursor over from the plain-text editor;
  * with `fold` (the starter), the code given in it is folded around the blanks (see foldGiven). */
-export function createEditor(parent, { doc, selection, label, onChange, onCheck, fold = null }) {
+export function createEditor(parent, { doc, selection, label, describedBy = null, onChange, onCheck, fold = null }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -161,7 +230,11 @@ export function createEditor(parent, { doc, selection, label, onChange, onCheck,
         materialTheme,
         noTabTrap,
         blankMarks,
-        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }), // tabindex: axe sees the scroller holds a tab stop
+        blankClick,
+        EditorView.lineWrapping,
+        indentedWrap,
+        // tabindex: axe sees the scroller holds a tab stop
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0", ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),
       ],
     }),

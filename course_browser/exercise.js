@@ -15,7 +15,10 @@ import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
 
 const QUIZ_COST = "the short test can't count this exercise then, so the test can no longer clear the level.";
-const KEYS_HELP = "Tab from outside moves past the editor · once you type, Tab indents · Esc then Tab leaves · Ctrl/⌘ + Enter checks";
+// One short line, shown under an editor on the page's first focus of one (the rest is in the
+// `?` dialog, shortcuts.js); never on a touch screen, where these keys mean nothing.
+const KEYS_HELP = "Esc then Tab leaves the editor · Ctrl/⌘+Enter checks · outside an editor, ? lists every key";
+let keysHelpShown = false;
 const publicData = new Map();
 const gradingData = new Map();
 
@@ -89,7 +92,7 @@ export async function mountExercise(root, { level, createEditor }) {
 
   const host = el("div", { className: "course-editor" });
   starterEl.replaceWith(host);
-  const keys = el("p", { className: "course-keys", textContent: KEYS_HELP });
+  const keys = el("p", { className: "course-keys", id: `course-keys-${slot}`, hidden: true, textContent: KEYS_HELP });
 
   const bar = el("div", { className: "course-toolbar" });
   const run = button("Run");
@@ -112,8 +115,14 @@ export async function mountExercise(root, { level, createEditor }) {
   }
   const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
   const solution = el("div", { className: "course-solution", hidden: true });
-  host.before(keys); // read before the editor takes the keyboard
-  host.after(bar, result, hints, solution);
+  // below the editor, so that appearing never moves the line being clicked; a screen
+  // reader hears it with the editor (aria-describedby) on every focus
+  host.after(keys, bar, result, hints, solution);
+  host.addEventListener("focusin", () => {
+    if (keysHelpShown || !matchMedia("(pointer: fine)").matches) return;
+    keysHelpShown = true;
+    keys.hidden = false;
+  }, { once: true });
 
   let saveTimer = null;
   // in the skip-level test: the editor folds the given code, and a seen answer costs
@@ -123,6 +132,7 @@ export async function mountExercise(root, { level, createEditor }) {
     doc,
     selection: hadFocus ? selection : null,
     label: `Code editor: ${title}`,
+    describedBy: keys.id,
     onChange: (text) => {
       clearTimeout(saveTimer);
       saveTimer = setTimeout(() => progress.saveCode(slot, text), 300);

@@ -63,25 +63,72 @@ export function formula(node, graph, kids) {
   return name ? `${name} = ${body}` : body;
 }
 
+const SMALLEST_TEXT = 12; // px: the edges' factors, the smallest text of the drawing
+const READABLE = 11; // px: no label is drawn smaller, so a graph shrinks to fit its box only this far
+
+/** The scroll box around `figure` (made on the first draw): a keyboard-reachable
+ * region, a cue that shows while the graph is wider than the box, and a redraw when the
+ * box changes width (a phone turned, a locked section opened). */
+function scrollBox(figure) {
+  if (figure.parentElement?.classList.contains("course-lab__scroll")) return figure.parentElement;
+  const scroller = document.createElement("div");
+  scroller.className = "course-lab__scroll";
+  // a region the keyboard can reach, so a graph wider than the screen can be scrolled
+  scroller.tabIndex = 0;
+  scroller.setAttribute("role", "region");
+  scroller.setAttribute("aria-label", "Computation graph (scrolls sideways when wide)");
+  const cue = document.createElement("p");
+  cue.className = "course-lab__scroll-cue";
+  cue.hidden = true;
+  cue.textContent = "⇆ Scroll the graph sideways (or use the arrow keys on it) to see every node.";
+  figure.replaceWith(scroller);
+  scroller.append(figure);
+  scroller.after(cue);
+  scroller.addEventListener("scroll", () => edges(scroller), { passive: true });
+  let width = 0;
+  new ResizeObserver(() => {
+    if (scroller.clientWidth === width) return;
+    width = scroller.clientWidth;
+    if (figure.courseDrawn) drawGraph(figure, ...figure.courseDrawn);
+  }).observe(scroller);
+  return scroller;
+}
+
+/** Which sides have more graph beyond the edge: a shade on that edge (course.css). */
+function edges(scroller) {
+  const more = scroller.scrollWidth - scroller.clientWidth;
+  scroller.classList.toggle("has-more-left", more > 1 && scroller.scrollLeft > 1);
+  scroller.classList.toggle("has-more-right", more > 1 && scroller.scrollLeft < more - 1);
+}
+
+/** Fit the drawing to its box: natural size when it fits; shrunk to the box while no
+ * label gets smaller than READABLE px; else natural size, scrolling, with the cue on
+ * and the active node (the one being computed) scrolled into the middle. */
+function fit(figure, scroller, lay, active) {
+  const room = scroller.clientWidth;
+  const scale = room > 0 && lay.width > room ? room / lay.width : 1;
+  const shrink = scale < 1 && scale * SMALLEST_TEXT >= READABLE;
+  const width = shrink ? room : lay.width;
+  figure.setAttribute("width", width);
+  figure.setAttribute("height", Math.ceil(lay.height * (shrink ? scale : 1)));
+  const scrolls = room > 0 && width > room + 1;
+  scroller.nextElementSibling.hidden = !scrolls;
+  if (scrolls && active !== undefined && lay.pos[active]) {
+    const { x, w } = lay.pos[active];
+    if (x < scroller.scrollLeft || x + w > scroller.scrollLeft + room) scroller.scrollLeft = Math.max(0, x - (room - w) / 2);
+  }
+  edges(scroller);
+}
+
 /** Draw into `figure`. `computed`: ids whose data shows; `grads`: array or null; `active`: id. */
-export function drawGraph(figure, graph, { computed, grads, active, factors = true } = {}) {
+export function drawGraph(figure, graph, options = {}) {
+  let { computed, grads, active, factors = true } = options;
   const lay = layout(graph);
   computed = computed || new Set(graph.nodes.map((n) => n.id));
   figure.replaceChildren();
-  // drawn at its natural size, so text stays readable on a phone: a wide graph scrolls sideways
+  figure.courseDrawn = [graph, options]; // redrawn as it was when its box changes width
   figure.setAttribute("viewBox", `0 0 ${lay.width} ${lay.height}`);
-  figure.setAttribute("width", lay.width);
-  figure.setAttribute("height", lay.height);
-  if (!figure.parentElement?.classList.contains("course-lab__scroll")) {
-    const scroller = document.createElement("div");
-    scroller.className = "course-lab__scroll";
-    // a region the keyboard can reach, so a graph wider than the screen can be scrolled
-    scroller.tabIndex = 0;
-    scroller.setAttribute("role", "region");
-    scroller.setAttribute("aria-label", "Computation graph (scrolls sideways when wide)");
-    figure.replaceWith(scroller);
-    scroller.append(figure);
-  }
+  const scroller = scrollBox(figure);
   const markerId = `course-arrow-${Math.random().toString(36).slice(2, 8)}`;
   const marker = svg("marker", { id: markerId, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
   marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "course-lab__arrowhead" }));
@@ -111,6 +158,7 @@ export function drawGraph(figure, graph, { computed, grads, active, factors = tr
     g.append(svg("text", { x: x + 8, y: y + 54, class: "course-lab__grad" }, `grad ${grads ? fmt(grads[n.id]) : "—"}`));
     figure.append(g);
   }
+  fit(figure, scroller, lay, active);
   figure.setAttribute("aria-label", `Computation graph. ${graph.nodes.map((n) =>
     `${n.label || formula(n, graph, lay.children)}: data ${computed.has(n.id) ? fmt(n.data) : "not computed"}${grads ? `, grad ${fmt(grads[n.id])}` : ""}`).join("; ")}.`);
   return lay;

@@ -14,12 +14,37 @@ export function parseNumber(text) {
   return Number.isFinite(value) ? value : null;
 }
 
+/** How many decimals `text` (a number as the page writes it) gives: "0.4621" -> 4. */
+export function decimals(text) {
+  const found = /\.(\d+)/.exec(String(text).replace(/e.*$/i, ""));
+  return found ? found[1].length : 0;
+}
+
+const WORDS = ["no", "one", "two", "three", "four", "five", "six"];
+
+/** A near miss, in words, or null: a number rounded short of the decimals the answer
+ * has ("close: give three decimals"), or within 2 % of it. Says what is near, never the
+ * answer itself. */
+export function nearMiss(value, given, answerText) {
+  const answer = parseNumber(answerText);
+  const want = decimals(answerText);
+  const have = decimals(given);
+  if (have < want && Math.abs(value - answer) <= 0.5 * 10 ** -have + 1e-12) {
+    return `close: ${String(given).trim()} is the answer rounded. Give ${WORDS[want] || want} decimals.`;
+  }
+  if (answer !== 0 && Math.abs(value - answer) <= 0.02 * Math.abs(answer)) {
+    return `close: ${String(given).trim()} is within 2 % of the answer, but not it.`;
+  }
+  return null;
+}
+
 let counter = 0;
 
 export function mountQuestion(root, { level }) {
   if (!mountOnce(root)) return;
   const { question: id, kind, answer, explain, look } = root.dataset;
   const slips = JSON.parse(root.dataset.slips || "[]");
+  const reasons = JSON.parse(root.dataset.reasons || "{}");
   const tolerance = Number(root.dataset.tolerance || 1e-3);
   const uid = `course-q-${++counter}`;
   const state = progress.item(level, id);
@@ -76,8 +101,12 @@ export function mountQuestion(root, { level }) {
     }
     let right;
     let slip = null;
-    if (kind === "choice") right = given === answer;
-    else {
+    let near = null;
+    let reason = null;
+    if (kind === "choice") {
+      right = given === answer;
+      reason = right || !Object.hasOwn(reasons, given) ? null : reasons[given];
+    } else {
       const value = parseNumber(given);
       if (value === null) {
         feedback.dataset.state = "empty";
@@ -87,6 +116,7 @@ export function mountQuestion(root, { level }) {
       right = Math.abs(value - parseNumber(answer)) <= tolerance;
       // a diagnosis only where the number is exactly what a known slip gives
       slip = right ? null : slips.find(([wrong]) => Math.abs(value - wrong) <= tolerance)?.[1] ?? null;
+      near = right || slip ? null : nearMiss(value, given, answer);
     }
     if (right) {
       progress.update(level, id, { solved: true, answer: String(given).trim() });
@@ -95,7 +125,9 @@ export function mountQuestion(root, { level }) {
       feedback.dataset.state = "wrong";
       const shown = String(given).trim();
       feedback.textContent = slip ? `Not yet: ${shown} is ${slip}`
-        : `Not yet: ${shown} is not it. ${look || "Try again."}`;
+        : reason ? `Not yet. ${reason}`
+          : near ? `Not yet, but ${near}`
+            : `Not yet: ${shown} is not it. ${look || "Try again."}`;
     }
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });

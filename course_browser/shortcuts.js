@@ -8,6 +8,7 @@ const SHORTCUTS = [
   ["Ctrl+Enter (⌘+Enter on Mac)", "Check the code in the editor"],
   ["Enter, in an editor", "New line, keeping the indent"],
   ["Tab, in an editor", "Indent, once you have typed in it (arriving by Tab, Tab moves on)"],
+  ["Click or tap, on a ____ blank", "Select the whole blank: what you type replaces it"],
   ["Ctrl+Space, in an editor", "Suggest a completion; Tab takes it"],
   ["Esc, then Tab", "Leave the editor"],
   ["Enter, in an answer field", "Check the answer"],

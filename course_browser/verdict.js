@@ -1,11 +1,14 @@
 // Render a verdict (compare.js) or a Run report as text: never as HTML, since
 // learner output, error messages and even case values may be anything.
 //
+// What matters leads, the rest is one click away:
 //   headline — summary
 //   Known mistake: <message>          when the outputs are exactly a known mistake's
-//   ✓ / ✗ each check, with its counterexample
+//   the first failing check in full: what differs, then the case it differs on
+//   ▸ All N checks                    a disclosure: ✓ / ✗ each check, with its counterexample
 //   the error's traceback, then what the code printed
 
+import { plainWords } from "./compare.js";
 import { richText } from "./answer.js";
 import { el } from "./dom.js";
 
@@ -27,17 +30,42 @@ function diagnosis(region, found) {
   region.append(box);
 }
 
+const ON = " On: "; // compare.js: what differs, then " On: " and the case
+
+/** A counterexample as two parts: what differs, and the case (code) it differs on. */
+function counterexampleView(message) {
+  const at = message.lastIndexOf(ON);
+  if (at < 0) return [node("span", "course-result__message", message)];
+  return [node("span", "course-result__message", message.slice(0, at)),
+    node("span", "course-result__case", "On: "), node("code", "course-result__inputs", message.slice(at + ON.length))];
+}
+
+/** The first failing check, in full: the learner's next step. */
+function firstFailing(region, test) {
+  const box = node("div", "course-result__first");
+  box.append(node("p", "course-result__label", `✗ ${str(test.name)}`));
+  const body = node("p", "");
+  body.append(...counterexampleView(str(test.message)));
+  box.append(body);
+  region.append(box);
+}
+
+/** Every check behind a disclosure: the long cases of the others would bury the first. */
 function tests(region, list) {
+  const passing = list.filter((t) => t.passed === true).length;
+  const details = node("details", "course-result__all");
+  details.append(node("summary", "", `All ${list.length} checks: ${passing} pass${passing === list.length ? "" : `, ${list.length - passing} fail`}`));
   const ul = node("ul", "course-result__tests");
   ul.setAttribute("aria-label", "Checks");
   for (const test of list) {
     const item = node("li", test.passed ? "is-pass" : "is-fail");
     item.append(node("span", "course-result__mark", test.passed ? "✓ " : "✗ "));
     item.append(node("span", "course-result__name", str(test.name)));
-    if (test.message) item.append(node("span", "course-result__message", str(test.message)));
+    if (test.message) item.append(" ", ...counterexampleView(str(test.message)));
     ul.append(item);
   }
-  region.append(ul);
+  details.append(ul);
+  region.append(details);
 }
 
 function output(region, verdict) {
@@ -63,7 +91,10 @@ export function renderVerdict(region, verdict, { mode = "check" } = {}) {
   if (mode === "run") {
     const ran = verdict.status === "ok";
     region.dataset.state = ran ? "ran" : "failed";
-    headline(region, RUN_HEADLINES[verdict.status] || "Error", str(verdict.summary));
+    // a Run's report comes straight from the worker: the same plain words a Check adds
+    const error = verdict.error && typeof verdict.error === "object" ? verdict.error : null;
+    const plain = error ? plainWords(`${str(error.type)}: ${str(error.message)}`) : "";
+    headline(region, RUN_HEADLINES[verdict.status] || "Error", [str(verdict.summary), plain].filter(Boolean).join(" "));
     output(region, verdict);
     return;
   }
@@ -71,6 +102,9 @@ export function renderVerdict(region, verdict, { mode = "check" } = {}) {
   region.dataset.state = passed ? "passed" : "failed";
   headline(region, str(verdict.headline) || (passed ? "Passed" : "Not yet"), str(verdict.summary));
   if (verdict.diagnosis) diagnosis(region, verdict.diagnosis);
-  if (Array.isArray(verdict.tests) && verdict.tests.length) tests(region, verdict.tests);
+  const list = Array.isArray(verdict.tests) ? verdict.tests : [];
+  const first = list.find((t) => t.passed !== true && t.message);
+  if (first) firstFailing(region, first);
+  if (list.length) tests(region, list);
   output(region, verdict);
 }

@@ -35,9 +35,11 @@ from runner.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
+from .codewrap import hanging_indent
 from .math import render_math
 from .offline import write_service_worker
 from .packaging import hashed_name, labs_bundle, runner_bundle
+from .search_index import exclude_hidden
 from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
 
 log = get_plugin_logger(__name__)
@@ -158,12 +160,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
 
     def on_page_content(self, html_text, page, config, files):
         """A block whose options do not validate is left as plain text by pymdownx.blocks;
-        fail the build instead of shipping a silently broken page. Then render the math."""
+        fail the build instead of shipping a silently broken page. Then render the math,
+        mark each code line's indentation (codewrap.py) and what the search index
+        must not hold (search_index.py)."""
         match = UNREAD_BLOCK.search(html_text)
         if match:
             raise PluginError(f"course: {page.file.src_path}: this block could not be read "
                               f"(check its options): {match.group(0)[3:80]!r}")
-        return render_math(html_text, page.file.src_path)
+        return exclude_hidden(hanging_indent(render_math(html_text, page.file.src_path)))
 
     def on_post_page(self, output, page, config):
         """Tell the runtime where its hashed files are (one meta tag, no extra request),

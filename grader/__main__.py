@@ -33,7 +33,7 @@ def _print_verdict(verdict):
     for test in verdict["tests"]:
         print(f"  [{'PASS' if test['passed'] else 'FAIL'}] {test['name']}")
         if test["message"]:
-            print(f"         {test['message']}")
+            print(f"         {test['message']} ({test['where']})")
     if verdict["error"] and verdict["error"].get("traceback"):
         print(verdict["error"]["traceback"])
     if verdict["stdout"]:

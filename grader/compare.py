@@ -15,13 +15,26 @@ trusted: every field is checked and capped before it is shown.
 A diagnosis names a known mistake only when the learner's outputs equal that
 mistake's outputs on every case. Otherwise the learner gets a counterexample:
 the expression, the inputs, what was expected and what came back.
+
+Learner text leads with what differs, names no seed or case number (those go in
+a test's `where`, for the command line), shows the gap between numbers that
+read alike, and adds a plain sentence to a Python error a learner commonly
+causes (plain_errors.json, shared with compare.js).
 """
+
+import json
+import re
+from pathlib import Path
 
 from runner.facts import HEADLINE, MAX_OUTPUTS_PER_CASE, MESSAGE_LIMIT, OUTPUT_LIMIT
 
-from .cases import fmt_pair
+from .cases import fmt, fmt_pair
 
 STATUSES = ("ran", "blank", "syntax", "error", "timeout", "stopped")
+PLAIN_RULES = [(re.compile(pattern), sentence) for pattern, sentence
+               in json.loads((Path(__file__).parent / "plain_errors.json").read_text(encoding="utf-8"))["rules"]]
+NEAR = 0.01  # a gap below this share of the numbers is spelled out: 1.3872 and 1.387202 read as equal
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def cap(text, limit=MESSAGE_LIMIT):
@@ -65,19 +78,47 @@ def matches(outputs, mistake, tol):
     return True
 
 
+def plain_words(error):
+    """A plain sentence for a Python error ("Type: message") a learner commonly causes, or ""."""
+    for pattern, sentence in PLAIN_RULES:
+        found = pattern.search(error)
+        if found:
+            return sentence.replace("{1}", found.group(1) or "") if pattern.groups else sentence
+    return ""
+
+
+def gap_text(gap):
+    """2e-06 -> "2 × 10⁻⁶"; 0.0896 -> "0.0896"."""
+    text = fmt(gap, 2)
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    power = f"10{str(int(exponent)).translate(SUPERSCRIPT)}"
+    return power if mantissa == "1" else f"{mantissa} × {power}"
+
+
+def _differs(label, g, w):
+    want, have = fmt_pair(w, g)
+    claim = f"{label} should be {want}, but it is {have}"
+    if is_number(g) and is_number(w) and abs(g - w) <= NEAR * max(abs(g), abs(w)):
+        claim += f", off by {gap_text(abs(g - w))}"
+    return claim
+
+
 def counterexample(data, index, got):
+    """What differs first, then the case it differs on."""
     case = data["cases"][index]
-    where = f" (case {index + 1}, seed {data['seed']})"
+    on = f" On: {case['text']}"
     if type(got) is dict:
         line = f" on line {got['line']}" if got.get("line") else ""
-        return f"{case['text']}: your code raised {cap(got['error'])}{line}.{where}"
+        plain = plain_words(cap(got["error"]))
+        return f"Your code raised {cap(got['error'])}{line}.{' ' + plain if plain else ''}{on}"
     if len(got) != len(case["expected"]):
-        return f"{case['text']}: expected {len(case['expected'])} numbers, but got {len(got)}.{where}"
+        return f"Expected {len(case['expected'])} numbers, but got {len(got)}.{on}"
     for label, g, w in zip(case["labels"], got, case["expected"]):
         if not close(g, w, data["tolerance"]):
-            want, have = fmt_pair(w, g)
-            return f"{case['text']}: {label} should be {want}, but it is {have}.{where}"
-    return f"{case['text']}{where}"
+            return f"{_differs(label, g, w)}.{on}"
+    return on.strip()
 
 
 def _valid_output(item):
@@ -108,8 +149,12 @@ def verdict(data, report):
     if type(report) is not dict or report.get("status") not in STATUSES:
         return _shell("error", {}, "The checks sent back something unreadable. Run the Check again.")
     if report["status"] != "ran":
-        summary = report.get("summary") if type(report.get("summary")) is str else ""
-        return _shell(report["status"], report, cap(summary))
+        summary = cap(report.get("summary") if type(report.get("summary")) is str else "")
+        result = _shell(report["status"], report, summary)
+        plain = plain_words(f"{result['error']['type']}: {result['error']['message']}") if result["error"] else ""
+        if plain:
+            result["summary"] = f"{summary} {plain}"
+        return result
     outputs = report.get("outputs")
     cases, tol = data["cases"], data["tolerance"]
     if type(outputs) is not list or len(outputs) != len(cases) or not all(_valid_output(o) for o in outputs):
@@ -119,7 +164,8 @@ def verdict(data, report):
     for g, group in enumerate(data["groups"]):
         first = next((i for i in failing if cases[i]["group"] == g), None)
         tests.append({"name": group["name"], "passed": first is None,
-                      "message": "" if first is None else counterexample(data, first, outputs[first])})
+                      "message": "" if first is None else counterexample(data, first, outputs[first]),
+                      "where": "" if first is None else f"case {first + 1}, seed {data['seed']}"})
     passing = sum(t["passed"] for t in tests)
     if not failing:
         result = _shell("passed", report, f"All {len(tests)} checks pass, on {len(cases)} cases.")

@@ -33,7 +33,8 @@ class Exercise(Block):
         etree.SubElement(el, "div", {"class": "course-exercise__prompt"})
         # A plain-text editor that takes typing from the first paint, before any script
         # runs; the runtime then swaps in CodeMirror, keeping the text, cursor and focus.
-        starter = etree.SubElement(el, "div", {"class": "course-exercise__starter"})
+        # out of the search index: a later starter holds the code an earlier exercise asks for
+        starter = etree.SubElement(el, "div", {"class": "course-exercise__starter", "data-search-exclude": ""})
         draft = etree.SubElement(starter, "textarea", {
             "class": "course-draft", "aria-label": f"Code editor: {exercise.title}",
             "data-slot": el.get("data-slot"), "rows": str(exercise.starter.count("\n") + 1),

@@ -14,7 +14,12 @@
 
 A number question may name known slips (`slips: {6: "the sign…"}`): a wrong
 answer equal to one of them gets that message, and any other wrong answer gets
-`look` (where in the graph to look) instead of a guess.
+`look` (where in the graph to look) instead of a guess. A slip's message
+completes "Not yet: 6 is …", so it is what the number is: "the right size with
+the wrong sign" (tests/build/test_question_feedback.py reads every one).
+
+A choice question gives each wrong choice its reason (`reasons: {"9": "That is
+y's value, …"}`): a whole sentence, shown as "Not yet. That is y's value, …".
 
 Two kinds lean on the page's expression lab (`/// lab | expression`), which
 computes their numbers with the engine, so the page carries none of its own:
@@ -60,6 +65,14 @@ def type_slips(value):
     return {float(k): v for k, v in value.items()}
 
 
+def type_reasons(value):
+    """`{"9": "That is y's value, …"}`: a wrong choice, and a sentence on why it is wrong."""
+    if not isinstance(value, dict) or not all(isinstance(k, (str, int, float)) and not isinstance(k, bool)
+                                              and isinstance(v, str) for k, v in value.items()):
+        raise ValueError("must map choices to messages")
+    return {str(k): v for k, v in value.items()}
+
+
 def type_point(value):
     """`{a: 2, b: -3}`: where a `flat` question's gradient is taken."""
     if not isinstance(value, dict) or not value or not all(
@@ -84,6 +97,7 @@ class Question(Block):
         "tolerance": (1e-3, type_number),
         "explain": ("", type_string),
         "slips": ({}, type_slips),
+        "reasons": ({}, type_reasons),
         "look": ("", type_string),
         "predicts": ("", type_string),
         "wrt": ("", type_string),
@@ -111,6 +125,10 @@ class Question(Block):
                 raise CourseBlockError(f"{where}: answer must be finite")
         elif answer not in self.options["choices"]:
             raise CourseBlockError(f"{where}: answer {answer!r} is not one of the choices")
+        reasons = self.options["reasons"]
+        if reasons and (kind != "choice" or answer in reasons or not set(reasons) <= set(self.options["choices"])):
+            raise CourseBlockError(f"{where}: 'reasons' names wrong choices of a choice question: "
+                                   f"{sorted(set(reasons) - set(self.options['choices']) | ({answer} & set(reasons)))}")
         el = etree.SubElement(parent, "div", {
             "class": "course-question", "id": f"q-{qid}", "data-question": qid,
             "data-kind": kind, "data-answer": answer,
@@ -119,6 +137,8 @@ class Question(Block):
         })
         if self.options["slips"]:
             el.set("data-slips", json.dumps([[k, v] for k, v in self.options["slips"].items()]))
+        if reasons:
+            el.set("data-reasons", json.dumps(reasons))
         if self.options["look"]:
             el.set("data-look", self.options["look"])
         etree.SubElement(el, "p", {"class": "course-kind"}).text = "Number" if kind == "number" else "Choose"
@@ -134,9 +154,9 @@ class Question(Block):
         docstring): expression.js fills it in and mounts it, and question.js leaves it
         alone until then (data-mounted="lab")."""
         o = self.options
-        if o["answer"] or o["slips"] or o["explain"]:
+        if o["answer"] or o["slips"] or o["explain"] or o["reasons"]:
             raise CourseBlockError(f"{where}: the lab computes this question's answer, slips and explanation; "
-                                   "leave out 'answer', 'slips' and 'explain'")
+                                   "leave out 'answer', 'slips', 'reasons' and 'explain'")
         attrs = {"class": "course-question", "id": f"q-{qid}", "data-question": qid, "data-mounted": "lab"}
         if o["predicts"] and o["kind"] != "number":
             raise CourseBlockError(f"{where}: 'predicts' asks for a number: leave out 'kind'")

@@ -199,3 +199,76 @@ def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
     page.keyboard.press("Shift+Tab")
     expect(other.locator(".cm-content")).to_be_focused()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
+
+
+def test_a_click_on_a_blank_selects_it_and_typing_replaces_it(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    ex.locator(".cm-blank").first.click()
+    wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
+    page.keyboard.type("other.data * out.grad")
+    expect(ex.locator(".cm-content")).to_contain_text("self.grad += other.data * out.grad")
+    expect(ex.locator(".cm-blank")).to_have_count(0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_tap_on_a_blank_selects_it_on_a_phone(browser, site, scheme):
+    context = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True, color_scheme=scheme,
+                                  service_workers="block")
+    page = context.new_page()
+    ex = open_mul(page, site)
+    ex.locator(".cm-blank").first.scroll_into_view_if_needed()
+    ex.locator(".cm-blank").first.tap()
+    wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
+    page.keyboard.type("other.data * out.grad")
+    expect(ex.locator(".cm-content")).to_contain_text("self.grad += other.data * out.grad")
+    expect(ex.locator(".course-keys")).to_be_hidden()  # the keys line means nothing on a touch screen
+    context.close()
+
+
+def test_a_partly_typed_blank_is_named_in_plain_words(page, site):
+    """A cursor inside ____ (before this fix, any click) leaves `__x__` around the answer."""
+    ex = open_mul(page, site, python=True)
+    replace_code(page, ex, SOLUTION.replace("self.grad += other.data * out.grad", "self.grad += __other.data * out.grad__"))
+    result = check(ex)
+    expect(result.locator(".course-result__headline")).to_contain_text("A blank is still there")
+
+
+def test_keys_help_is_one_line_shown_on_first_focus_and_the_rest_in_the_dialog(page, site):
+    ex = open_mul(page, site)
+    keys = ex.locator(".course-keys")
+    expect(keys).to_be_hidden()
+    ex.locator(".cm-line").first.click()
+    expect(keys).to_be_visible()
+    assert keys.evaluate("k => k.getBoundingClientRect().height") < 30  # one line at 1280 px
+    expect(ex.locator(".cm-content")).to_have_attribute("aria-describedby", keys.get_attribute("id"))
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    page.keyboard.press("?")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(dialog).to_contain_text("Select the whole blank")
+    page.keyboard.press("Escape")
+
+
+def test_long_lines_wrap_with_their_indentation(sized, site):
+    page = sized
+    ex = open_mul(page, site)
+    long_line = "self.grad += other.data * out.grad  # " + "a long comment " * 12
+    ex.locator(".cm-blank").first.click()
+    page.keyboard.type(long_line.removeprefix("self.grad += "))
+    scroller = ex.locator(".cm-scroller")
+    assert scroller.evaluate("s => s.scrollWidth <= s.clientWidth + 1")  # nothing cut off sideways
+    rows = ex.locator(".cm-line", has_text="a long comment").evaluate("""l => {
+        const range = document.createRange(); range.selectNodeContents(l);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        const tops = [...new Set(rects.map(r => Math.round(r.top)))];
+        const left = (top) => Math.min(...rects.filter(r => Math.round(r.top) === top).map(r => r.left));
+        return { rows: tops.length, first: left(tops[0]), second: left(tops[1]) }; }""")
+    assert rows["rows"] >= 2
+    # the second row starts under the first row's first character (its indentation), not at the margin
+    first_char = ex.locator(".cm-line", has_text="a long comment").evaluate("""l => {
+        const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT); let node;
+        while ((node = walker.nextNode())) { const i = node.data.search(/\\S/); if (i >= 0) {
+          const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect().left; } }
+        }""")
+    assert abs(rows["second"] - first_char) < 3, (rows, first_char)

@@ -58,7 +58,17 @@ def test_known_mistake_shows_its_message(page, site):
     expect(result).to_contain_text("Not yet")
     expect(result.locator(".course-result__diagnosis")).to_contain_text(
         "Known mistake: " + rendered(mistake("backward-tail", "forward-order").message))
-    expect(result.locator("li.is-fail").first).to_contain_text(re.compile(r"should be .*, but it is .*\(case \d+, seed"))
+    # the diagnosis first, then the first failing check in full; the others behind a disclosure
+    first = result.locator(".course-result__first")
+    expect(first).to_contain_text(re.compile(r"should be .*, but it is .*On: .*L\.backward\(\)"))
+    assert result.evaluate("r => r.querySelector('.course-result__diagnosis').compareDocumentPosition("
+                           "r.querySelector('.course-result__first')) & 4") > 0
+    all_checks = result.locator("details.course-result__all")
+    expect(all_checks).not_to_have_attribute("open", "")
+    expect(result.locator("li.is-fail").first).not_to_be_visible()
+    all_checks.locator("summary").click()
+    expect(result.locator("li.is-fail").first).to_be_visible()
+    expect(result).not_to_contain_text(re.compile(r"seed|case \d"))
 
 
 def test_wrong_answer_shows_a_counterexample(page, site):
@@ -70,8 +80,20 @@ def test_wrong_answer_shows_a_counterexample(page, site):
     expect(result).to_have_attribute("data-state", "failed")
     expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
     expect(result.locator(".course-result__diagnosis")).to_have_count(0)
-    failing = result.locator("li.is-fail .course-result__message").first
-    expect(failing).to_contain_text(re.compile(r"b\.grad should be \S+, but it is \S+\. \(case \d+, seed \d+\)"))
+    first = result.locator(".course-result__first")
+    expect(first.locator(".course-result__message")).to_have_text(re.compile(r"^b\.grad should be \S+, but it is \S+\.$"))
+    expect(first.locator(".course-result__inputs")).to_contain_text("out._backward()")  # the case it differs on
+    expect(result).not_to_contain_text(re.compile(r"seed|case \d"))
+
+
+def test_a_reversed_list_gets_plain_words(page, site):
+    """`topo.reverse()` returns None: the verdict says so in words, not only as a TypeError."""
+    open_level(page, site)
+    ex = exercise(page, "quiz-backward-tail")
+    tail = catalog.load("backward-tail")
+    replace_code(page, ex, catalog.fill_blanks(tail.starter, ["self.grad = 1.0\nfor v in topo.reverse():\n    v._backward()"]))
+    expect(check(ex).locator(".course-result__headline")).to_contain_text(
+        "topo.reverse() and topo.sort() change the list in place and give back None")
 
 
 def _forge(page, report):

@@ -1,6 +1,10 @@
 """The graph labs' pictures: one edge per operand, no overlapping boxes, labels
 readable on a phone (the graph scrolls sideways rather than shrinking)."""
 
+import json
+import os
+
+import pytest
 from playwright.sync_api import expect
 
 from labs.expression import expression_graph
@@ -89,3 +93,78 @@ def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(pa
     expect(status).to_contain_text("every node has its gradient")
     lab.get_by_role("button", name="Show every gradient").click()
     expect(status).to_contain_text("= 3.697")
+
+
+# -- graphs fit (issue 25, item 2) ------------------------------------------------
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+GRAPH_PAGES = ("chain-rule", "autograd", "alive")
+FITS = """(scroller) => {
+  const svg = scroller.querySelector('svg.course-lab__graph');
+  const cue = scroller.nextElementSibling;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return {
+    fits: scroller.scrollWidth <= scroller.clientWidth + 1,
+    cue: !!cue && cue.matches('.course-lab__scroll-cue') && !cue.hidden && cue.getBoundingClientRect().height > 0,
+    text: Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+  };
+}"""
+IN_VIEW = """(node) => { const s = node.closest('.course-lab__scroll').getBoundingClientRect();
+  const r = node.getBoundingClientRect(); return r.left >= s.left - 1 && r.right <= s.right + 1; }"""
+
+
+def open_unlocked(page, site, name):
+    """A level page with every locked section open (each item that opens one solved)."""
+    page.goto(f"{site}/{name}/")
+    level = page.locator(".course-level").get_attribute("data-level")
+    after = page.locator(".course-locked").evaluate_all("(ls) => ls.map((l) => l.dataset.after)")
+    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(
+        {"version": 1, "levels": {level: {"items": {item: {"solved": True} for item in after}}}, "code": {}}))
+    page.reload()
+
+
+def shot(page, name):
+    """A screenshot to look at, when SCREENSHOTS_DIR is set (never committed)."""
+    folder = os.environ.get("SCREENSHOTS_DIR")
+    if folder:
+        page.screenshot(path=f"{folder}/{name}.png")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_every_graph_fits_its_box_or_says_that_it_scrolls(browser, site, size, scheme):
+    context = browser.new_context(viewport=SIZES[size], color_scheme=scheme, service_workers="block")
+    page = context.new_page()
+    for name in GRAPH_PAGES:
+        open_unlocked(page, site, name)
+        scrollers = page.locator(".course-lab__scroll")
+        expect(scrollers.first).to_be_visible()
+        page.wait_for_timeout(200)  # a redraw after the box's first width
+        for i in range(scrollers.count()):
+            if not scrollers.nth(i).is_visible():
+                continue  # in a locked section: drawn when it opens
+            got = scrollers.nth(i).evaluate(FITS)
+            assert got["text"] >= 11, (name, size, got)
+            assert got["fits"] or got["cue"], (name, size, got)
+            if size == "desktop" and name != "alive":
+                assert got["fits"], (name, got)  # the course's own graphs fit at 1280 px (was 736 px in 646)
+        scrollers.first.scroll_into_view_if_needed()
+        shot(page, f"graph-{name}-{size}-{scheme}")
+    context.close()
+
+
+def test_on_a_phone_the_node_being_computed_stays_in_view(browser, site):
+    context = browser.new_context(viewport=SIZES["phone"], service_workers="block")
+    page = context.new_page()
+    page.goto(f"{site}/autograd/")
+    lab = page.locator(".course-lab[data-lab='level-graph']")
+    main = lab.locator(".course-lab__main")
+    expect(main).to_be_visible()
+    assert lab.locator(".course-lab__scroll").evaluate(FITS)["cue"]  # wider than a phone: it says so
+    for _ in range(3):  # the forward pass, one node at a time (e, f, L): out to L on the far right
+        main.click()
+        active = lab.locator(".course-lab__node.is-active")
+        expect(active).to_have_count(1)
+        assert active.evaluate(IN_VIEW), active.get_attribute("data-node")
+    lab.locator(".course-lab__scroll").scroll_into_view_if_needed()
+    shot(page, "graph-autograd-phone-stepping")
+    context.close()

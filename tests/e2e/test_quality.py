@@ -140,3 +140,33 @@ def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
         colours = button.evaluate("""b => { const s = getComputedStyle(b);
             return [s.color, s.backgroundColor].map(c => c.match(/[\\d.]+/g).slice(0, 3)); }""")
         assert _contrast(*colours) >= 4.5, (scheme, name, colours)
+
+
+def search(page, query):
+    """Type `query` into the site's search, as a learner does; the results' texts."""
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill("")
+    field.press_sequentially(query, delay=20)
+    meta = page.locator(".md-search-result__meta")
+    expect(meta).not_to_have_text("Type to start searching")
+    expect(meta).not_to_have_text("Initializing search")
+    page.wait_for_timeout(500)  # the last keystroke's results
+    return page.locator(".md-search-result__item").all_inner_texts()
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_a_search_finds_no_locked_answer_or_starter_code(browser, site, size):
+    """The issue's searches, in a fresh profile: the Train recap's update rule and its
+    parameter count, and the engine code of the starters."""
+    context = browser.new_context(viewport=size, service_workers="block")
+    page = context.new_page()
+    page.goto(site + "/")
+    if size["width"] < 960:
+        page.locator("label.md-header__button[for='__search']").click()  # the phone's search button
+    assert search(page, "chain rule"), "the search works at all"
+    for query, answer in (("lr * p.grad", "lr * p.grad"), ("105", "105"), ("reversed", "reversed(topo)"),
+                          ("backward_pass", "backward_pass(self)")):
+        found = search(page, query)
+        assert not [text for text in found if answer in text], (query, found)
+    context.close()

@@ -149,6 +149,7 @@ def forged_reports(data, solution_report):
         ("stopped, keys only", {"status": "stopped"}),
         ("error status with outputs", {"status": "error", "summary": "boom", "outputs": expected}),
         ("proto keys", json.loads('{"__proto__": {"status": "ran"}, "status": "error", "summary": "p"}')),
+        *plain_word_reports(outputs, expected),
         ("the solution's own report", solution_report),
         ("the solution's report with junk stdout", {**solution_report, "stdout": "<b>junk</b>\x00\ud800"}),
     ]
@@ -157,6 +158,50 @@ def forged_reports(data, solution_report):
         forged.append(("a known mistake's outputs, one case changed",
                        outputs([[1234.5]] + copy.deepcopy(first_mistake["outputs"][1:]))))
     return forged
+
+
+# one error for each rule of grader/plain_errors.json, and names that a careless
+# substitution would mangle ($& and $1 mean something to JavaScript's replace)
+PLAIN_ERRORS = [
+    ("NameError", "name '__x__' is not defined"), ("NameError", "name '__' is not defined"),
+    ("NameError", "name '_Value__other' is not defined"),  # __other, inside class Value: Python mangles it
+    ("NameError", "name 'other_data' is not defined"), ("NameError", "name '$&$1' is not defined"),
+    ("NameError", "name 'ß' is not defined"),
+    ("UnboundLocalError", "cannot access local variable 'out' where it is not associated with a value"),
+    ("TypeError", "'NoneType' object is not iterable"), ("TypeError", "'NoneType' object is not callable"),
+    ("AttributeError", "'NoneType' object has no attribute 'grad'"),
+    ("TypeError", "unsupported operand type(s) for *: 'NoneType' and 'float'"),
+    ("AttributeError", "'float' object has no attribute 'data'"),
+    ("AttributeError", "'Value' object has no attribute 'grd'"),
+    ("TypeError", "unsupported operand type(s) for +: 'Value' and 'int'"),
+    ("TypeError", "'float' object is not callable"),
+    ("TypeError", "Value.__init__() missing 1 required positional argument: 'data'"),
+    ("TypeError", "grads() takes 4 positional arguments but 5 were given"),
+    ("RecursionError", "maximum recursion depth exceeded"), ("ZeroDivisionError", "float division by zero"),
+    ("OverflowError", "math range error"), ("ValueError", "math domain error"),
+    ("IndexError", "list index out of range"), ("KeyError", "'a'"),
+    ("UnboundLocalError", "'" * 3000),
+]
+
+
+def plain_word_reports(outputs, expected):
+    """Each common error as a case's error and as what stopped the run."""
+    reports = []
+    for kind, message in PLAIN_ERRORS:
+        error = f"{kind}: {message}"
+        reports.append((f"case error {error[:40]}", outputs([{"error": error, "line": 3}] + expected[1:])))
+        reports.append((f"run error {error[:40]}", {"status": "error", "summary": f"Your code raised {kind}.",
+                                                    "error": {"type": kind, "message": message, "line": 3,
+                                                              "traceback": ""}}))
+    return reports
+
+
+def test_every_plain_words_rule_is_reached():
+    """The list above names an error for every rule, so the agreement covers each."""
+    from grader.compare import PLAIN_RULES
+    reached = {next(i for i, (pattern, _s) in enumerate(PLAIN_RULES) if pattern.search(f"{k}: {m}"))
+               for k, m in PLAIN_ERRORS if any(p.search(f"{k}: {m}") for p, _s in PLAIN_RULES)}
+    assert reached == set(range(len(PLAIN_RULES)))
 
 
 def agree(exercise_id, labelled_reports, data):

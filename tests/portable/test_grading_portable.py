@@ -68,12 +68,16 @@ def test_answers_that_fit_only_the_page_numbers_fail():
         assert not grade(exercise, fill_blanks(exercise.starter, fills))["passed"], exercise_id
 
 
-def test_a_wrong_answer_gets_a_counterexample_with_its_seed():
+def test_a_wrong_answer_gets_a_counterexample_and_the_cli_its_seed():
+    """The learner reads what differs and on which inputs; the seed and the case number
+    are for the command line (`where`), never in the learner's text."""
     exercise = load("mul-backward")
     result = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad + 0.001", "self.data * out.grad"]))
-    failing = [t["message"] for t in result["tests"] if not t["passed"]]
+    failing = [t for t in result["tests"] if not t["passed"]]
     assert result["diagnosis"] is None  # no known mistake computes this
-    assert failing and "should be" in failing[0] and "but it is" in failing[0] and "seed 1" in failing[0]
+    assert failing and "should be" in failing[0]["message"] and "but it is" in failing[0]["message"]
+    assert "seed" not in failing[0]["message"] and "case" not in failing[0]["message"]
+    assert "seed 1" in failing[0]["where"]
 
 
 def test_only_a_check_speaks_of_checks():
@@ -84,7 +88,8 @@ def test_only_a_check_speaks_of_checks():
     exercise = load("mul-backward")
     checked = grade(exercise, fill_blanks(exercise.starter, ["other.data * out.grad", "self.data * out.grad"]) + "\n1 / 0\n")
     assert checked["summary"].startswith("Your code raised ZeroDivisionError on line ")
-    assert checked["summary"].endswith(", so the checks could not run.")
+    assert ", so the checks could not run." in checked["summary"]
+    assert checked["summary"].endswith("Something you divide by is 0 here.")  # plain words (compare.py)
     assert run("exit()")["summary"] == "Your code called exit()."
 
 

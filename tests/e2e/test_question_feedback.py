@@ -1,0 +1,54 @@
+"""Number and choice feedback: a copied number is named, a near miss is told what
+is near, and a wrong choice gets its reason (issue 25, item 6)."""
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import answer
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def open_unlocked(page, site, name):
+    """A level page with every locked section open (each item that opens one solved)."""
+    page.goto(f"{site}/{name}/")
+    level = page.locator(".course-level").get_attribute("data-level")
+    after = page.locator(".course-locked").evaluate_all("(ls) => ls.map((l) => l.dataset.after)")
+    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(
+        {"version": 1, "levels": {level: {"items": {item: {"solved": True} for item in after}}}, "code": {}}))
+    page.reload()
+
+
+@pytest.fixture(params=[("desktop", "light"), ("phone", "dark")], ids=["desktop-light", "phone-dark"])
+def learner(request, browser):
+    size, scheme = request.param
+    context = browser.new_context(viewport=SIZES[size], color_scheme=scheme, service_workers="block")
+    yield context.new_page()
+    context.close()
+
+
+def test_a_number_the_page_shows_is_a_recognised_slip(learner, site):
+    open_unlocked(learner, site, "nudges")
+    feedback = answer(learner, "slope-at-3", "20")  # f(3), which the lab shows next to the question
+    expect(feedback).to_have_text("Not yet: 20 is f(3), the height of the curve at x = 3: "
+                                  "the slope is how much f moves per unit that x moves.")
+
+
+def test_a_near_miss_is_told_what_is_near(learner, site):
+    open_unlocked(learner, site, "pytorch")
+    expect(answer(learner, "bridge-d-grad", "0.24")).to_have_text(
+        "Not yet, but close: 0.24 is the answer rounded. Give four decimals.")
+    expect(answer(learner, "bridge-d-grad", "0.2460")).to_have_text(
+        "Not yet, but close: 0.2460 is within 2 % of the answer, but not it.")
+    expect(answer(learner, "bridge-d-grad", "0.7")).to_contain_text("Not yet: 0.7 is not it.")  # far: where to look
+    expect(answer(learner, "bridge-d-grad", "0.2449")).to_contain_text("Right")
+
+
+def test_each_wrong_choice_gets_its_reason(learner, site):
+    open_unlocked(learner, site, "autograd")
+    feedback = answer(learner, "assign-square", "9")
+    expect(feedback).to_have_text("Not yet. That is y's value, x · x, not a gradient.")
+    expect(feedback).to_have_attribute("data-state", "wrong")
+    expect(answer(learner, "assign-square", "3")).to_contain_text("Right")
