@@ -214,8 +214,13 @@ export function renderHeader(root, level, status) {
   renderCompletion(root, header, status);
 }
 
-/** The next page, as Material's footer links it. */
-function nextPage() {
+/** The next page, as Material's footer links it; from the last level (the page that
+ * holds the course's finale), the course map: the page after it is for instructors. */
+function nextPage(root) {
+  if (root.querySelector(".course-finale")) {
+    const home = document.querySelector("a.md-header__button.md-logo")?.href || new URL("..", location.href).href;
+    return { href: home, title: "the course map", label: "Back to the course map" };
+  }
   const link = document.querySelector("a.md-footer__link--next");
   if (!link) return null;
   const title = link.querySelector(".md-ellipsis")?.textContent.trim() || link.getAttribute("aria-label") || "Next";
@@ -225,7 +230,7 @@ function nextPage() {
 /** A cleared level says so at its end, with its stars and a way on to the next level;
  * the header offers the same way on. */
 function renderCompletion(root, header, status) {
-  const next = nextPage();
+  const next = nextPage(root);
   let box = root.querySelector(".course-complete");
   if (!status.cleared) {
     box?.remove();
@@ -240,10 +245,10 @@ function renderCompletion(root, header, status) {
   box.replaceChildren(
     el("p", { className: "admonition-title", textContent: "Level cleared" }),
     el("p", { textContent: `You cleared this level${status.via === "quiz" ? " through the short test" : ""}: ${stars}.` }),
-    next ? el("p", {}, el("a", { href: next.href, className: "md-button md-button--primary", textContent: `Next: ${next.title}` })) : "",
+    next ? el("p", {}, el("a", { href: next.href, className: "md-button md-button--primary", textContent: next.label || `Next: ${next.title}` })) : "",
   );
   if (next && !header.querySelector(".course-level__next")) {
-    header.append(el("a", { href: next.href, className: "md-button course-level__next", textContent: `Next: ${next.title}` }));
+    header.append(el("a", { href: next.href, className: "md-button course-level__next", textContent: next.label || `Next: ${next.title}` }));
   }
 }
 
@@ -276,10 +281,24 @@ function cleanTitle(text) {
   return String(text || "").replace(/\s*¶\s*$/, "").trim();
 }
 
+/** Every level of the map cleared: the course is done, and the map says so first. */
+function renderFinished(map) {
+  const links = [...map.querySelectorAll("a[data-level]")];
+  const done = links.length > 0 && links.every((link) => progress.data.levels[link.dataset.level]?.cleared);
+  map.querySelector(".course-finished")?.remove();
+  if (!done) return;
+  const last = links.at(-1);
+  map.prepend(el("section", { className: "course-finished admonition success", "aria-label": "Course complete" },
+    el("p", { className: "admonition-title", textContent: "Course complete" }),
+    el("p", { textContent: `You cleared all ${links.length} levels: the autograd engine you wrote trains a neural network. ` },
+      el("a", { href: `${last.href.split("#")[0]}#what-you-built`, textContent: "What you built, and where to go next" }))));
+}
+
 export function renderCourseMap(root) {
   for (const map of root.querySelectorAll(".course-map")) {
     const target = resumeTarget(map);
     map.querySelector(".course-resume")?.remove();
+    renderFinished(map);
     if (target) {
       map.prepend(el("p", { className: "course-resume" },
         el("a", { href: target.url, className: "md-button md-button--primary", textContent: `${target.verb}: ${target.title}` })));
