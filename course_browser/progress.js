@@ -1,6 +1,6 @@
 // The learner's progress in localStorage, with a versioned schema.
 //
-//   {version, levels: {<level>: {items: {<id>: {solved, shown, answer, hints}}, cleared, stars, via,
+//   {version, levels: {<level>: {items: {<id>: {solved, shown, tried, answer, hints}}, cleared, stars, via,
 //                                started, resetAt}},
 //    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt}
 //
@@ -86,6 +86,7 @@ const newer = (a, b) => (a || 0) > (b || 0);
 function mergeItem(mine, theirs) {
   if (!mine) return { ...theirs };
   const merged = { ...mine, solved: !!(mine.solved || theirs.solved), shown: !!(mine.shown || theirs.shown) };
+  if (mine.tried || theirs.tried) merged.tried = true;
   if (merged.answer === undefined && theirs.answer !== undefined) merged.answer = theirs.answer;
   if (theirs.hints !== undefined) merged.hints = Math.max(mine.hints || 0, theirs.hints);
   return merged;
