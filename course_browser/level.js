@@ -176,7 +176,7 @@ function mountOffer(root, level) {
     if (target && box.contains(target.closest(".course-question, .course-exercise"))) setOpen(true);
   };
   globalThis.addEventListener("hashchange", openForHash);
-  setOpen(false);
+  setOpen(box.contains(document.activeElement)); // typing in it before this script ran: left open
   openForHash();
 }
 
