@@ -2,7 +2,8 @@
 //
 //   {version, levels: {<level>: {items: {<id>: {solved, shown, tried, answer, hints}}, cleared, stars, via,
 //                                started, resetAt}},
-//    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt}
+//    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt,
+//    labs: {<page|lab#n|control>: value}}   (a lab's inputs, as the learner last set them)
 //
 // Corrupt or unknown data never breaks the page: it is set aside (kept under a
 // backup key) and a notice says so. Where storage is off (private mode, quota),
@@ -73,7 +74,15 @@ function isValid(data) {
   if (!Object.values(data.code).every((text) => typeof text === "string")) return false;
   if (data.codeTimes !== undefined && !(isObject(data.codeTimes) && Object.values(data.codeTimes).every(Number.isFinite))) return false;
   if (!isTime(data.resetAt)) return false;
+  if (data.labs !== undefined && !isValidLabs(data.labs)) return false;
   return data.last === undefined || isValidLast(data.last);
+}
+
+const LAB_VALUE_LIMIT = 500; // a typed expression, a slider's value: never a document
+
+function isValidLabs(labs) {
+  return isObject(labs) && Object.entries(labs).every(([key, value]) =>
+    key.length <= LAB_VALUE_LIMIT && typeof value === "string" && value.length <= LAB_VALUE_LIMIT);
 }
 
 function isValidLast(last) {
@@ -120,6 +129,7 @@ export function mergeProgress(mine, theirs) {
     }
   }
   if (theirs.last && (!mine.last || newer(theirs.last.at, mine.last.at))) merged.last = theirs.last;
+  if (theirs.labs || mine.labs) merged.labs = { ...theirs.labs, ...mine.labs }; // this tab's own settings win
   return merged;
 }
 
@@ -211,6 +221,15 @@ class Progress {
   }
 
   code(slot) { return this.data.code[slot]; }
+
+  /** A lab control's saved value (a string), or undefined. */
+  labInput(key) { return this.data.labs?.[key]; }
+
+  saveLabInput(key, value) {
+    if (this.replaced || typeof value !== "string" || value.length > LAB_VALUE_LIMIT) return false;
+    this.data.labs = { ...this.data.labs, [key]: value };
+    return this.save();
+  }
 
   saveCode(slot, text) {
     if (this.replaced) return false; // a reset or an import is waiting for the page to reload
@@ -309,12 +328,12 @@ export function readProgressFile(text) {
     for (const [key, item] of Object.entries(level.items)) items[key] = isObject(item) ? pick(item, ITEM_FIELDS) : item;
     levels[id] = { items, ...pick(level, LEVEL_FIELDS) };
   }
-  const data = { version: SCHEMA_VERSION, levels, code: raw.code, ...pick(raw, ["codeTimes", "resetAt"]) };
+  const data = { version: SCHEMA_VERSION, levels, code: raw.code, ...pick(raw, ["codeTimes", "resetAt", "labs"]) };
   if (raw.last !== undefined) {
     if (isValidLast(raw.last)) data.last = pick(raw.last, ["url", "title", "level", "at"]);
     else dropped.push("its Resume link, which did not point to a page of this course");
   }
-  const known = new Set(["version", "levels", "code", "codeTimes", "resetAt", "last"]);
+  const known = new Set(["version", "levels", "code", "codeTimes", "resetAt", "last", "labs"]);
   if (Object.keys(raw).some((k) => !known.has(k))) dropped.push("fields this course does not use");
   if (!isValid(data)) throw notOurs;
   return { data, dropped };

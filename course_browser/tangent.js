@@ -5,6 +5,7 @@ import { el, liveStatus, mountOnce } from "./dom.js";
 import { fmt, svg } from "./svg.js";
 import { extent, frame, polyline } from "./plots.js";
 import { latestCall } from "./runtime.js";
+import { rememberInput } from "./lab.js";
 
 const FUNCTIONS = { quadratic: "f(x) = 3x² − 4x + 5", cubic: "g(x) = x³" };
 const STEPS = ["1", "0.1", "0.01", "0.001"];
@@ -70,4 +71,5 @@ export function mountTangent(root) {
   }
   for (const control of [x0, h, fn]) control.addEventListener(control === x0 ? "input" : "change", update);
   draw();
+  for (const [name, control] of Object.entries({ x0, h, fn })) rememberInput(root, name, control, update); // kept across reloads
 }

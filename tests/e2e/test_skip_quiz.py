@@ -183,6 +183,7 @@ def test_the_skip_test_can_be_failed(page, site, size):
         "Short test: 3 of 4 counted; 1 can no longer count, so work through the level below.")
     expect(box.get_by_role("button", name="Show the short test")).to_be_visible()
     expect(status).to_be_hidden()
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ROOT / "screenshots" / f"skip-test-failed-{size}.png"))
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import wait_for_python
 from .helpers import LEVEL, answer, confirm, question, reloaded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,3 +204,31 @@ def test_two_tabs_keep_each_others_progress(browser, site):
     first.reload()
     expect(question(first, "quiz-dl-da").locator(".course-feedback")).to_contain_text("Right")
     context.close()
+
+
+def test_lab_inputs_survive_a_reload(page, site):
+    """x0 of the nudge lab and a typed expression come back after a reload, recomputed."""
+    page.goto(f"{site}/nudges/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='tangent']")
+    lab.get_by_label("x₀, where to measure the slope").fill("3")
+    lab.get_by_label("Nudge size h").select_option("1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:")
+    page.reload()
+    expect(lab.get_by_label("x₀, where to measure the slope")).to_have_value("3")
+    expect(lab.get_by_label("Nudge size h")).to_have_value("1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:", timeout=30_000)
+
+    page.goto(f"{site}/alive/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='expression']")
+    lab.get_by_label("Expression").fill("a*b + c")
+    lab.get_by_role("button", name="Draw graph").click()
+    graph = lab.locator("svg.course-lab__graph")
+    expect(graph.locator(".course-lab__node")).to_have_count(5)
+    page.reload()
+    expect(lab.get_by_label("Expression")).to_have_value("a*b + c")
+    expect(graph.locator(".course-lab__node")).to_have_count(5, timeout=30_000)
+    saved = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))
+    assert saved["labs"] == {"/nudges/|tangent#0|x0": "3", "/nudges/|tangent#0|h": "1",
+                             "/alive/|expression#0|expression": "a*b + c"}, saved["labs"]
