@@ -1,7 +1,8 @@
 // The capstone: the learner's own engine, assembled in the worker from the methods
 // they wrote and solved (labs/capstone.py), trains MLP(2, [8, 8, 1]) next to the
 // reference engine, a few steps per call so progress shows; then one gradient
-// check per piece points at the blank behind any difference. It grants no progress.
+// check per piece points at the blank behind any difference; the learner can read and
+// download the assembled engine as one file. It grants no progress.
 import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { boundaryLegend, drawDecisionBoundary } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
@@ -69,10 +70,19 @@ export function mountCapstone(root) {
   }
   renderPieces(learnerCodes(pieces));
 
-  function explain(checks) {
+  /** Green only when training matched and every piece matches; else an amber note that
+   * names each piece that differs, and how. */
+  function judge(checks, trainedAlike) {
     const wrong = checks.filter((c) => !c.ok);
+    const same = trainedAlike && !wrong.length;
+    verdict.dataset.state = same ? "same" : "differs";
+    verdict.replaceChildren(el("p", { textContent: same
+      ? "Every piece matches the reference, and your engine trained exactly as the reference did, step by step, from the same starting weights."
+      : trainedAlike
+        ? "Your engine trained like the reference on this network, but not every piece matches it:"
+        : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"
+          : "Your engine did not train like the reference, though each piece's own check passed: compare the two loss curves." }));
     if (!wrong.length) return;
-    verdict.append(el("p", { textContent: "The gradient check points at:" }));
     const list = el("ul");
     for (const c of wrong) {
       const detail = c.problem ? c.problem
@@ -83,51 +93,104 @@ export function mountCapstone(root) {
     verdict.append(list);
   }
 
+  async function checkPieces(rt, codes, trainedAlike) {
+    renderPieces(codes, null, true);
+    const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
+    if (checked?.error) throw new Error(checked.error);
+    renderPieces(codes, checked.pieces);
+    judge(checked.pieces, trainedAlike);
+  }
+
   onBusyClick(train, async () => {
     const rt = python();
     const codes = learnerCodes(pieces);
     renderPieces(codes);
     verdict.replaceChildren();
+    delete verdict.dataset.state;
     boundaryFigure.hidden = true;
     const losses = [], reference = [];
-    let params = null, worst = 0;
+    let params = null, referenceParams = null, worst = 0;
     try {
       if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
       while (losses.length < STEPS) {
-        const chunk = await rt.call("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
+        const chunk = await rt.call("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length), referenceParams], { timeoutMs: 30_000 });
+        if (chunk?.piece) { // a saved piece can't be used: say which, and mark the rows
+          status.textContent = `Training stopped: your saved code for ${chunk.error}.`;
+          await checkPieces(rt, codes, false);
+          return;
+        }
         if (chunk?.error) throw new Error(chunk.error);
         if (!chunk?.losses) throw new Error("training was interrupted");
         losses.push(...chunk.losses);
         reference.push(...chunk.reference);
         params = chunk.params;
+        referenceParams = chunk.reference_params;
         worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
         meter.value = losses.length;
-        const last = losses.at(-1);
-        status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(last)}`;
-        if (losses.every((l) => l !== null)) {
-          lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
+        status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(losses.at(-1))}, reference ${num(reference.at(-1))}`;
+        lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
+      }
+      const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
+      status.textContent = `Trained on your engine: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
+      if (params.every((p) => p !== null)) {
+        const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
+        if (grid?.z) {
+          drawDecisionBoundary(boundary, grid);
+          boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+          boundaryFigure.hidden = false;
         }
       }
-      const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0];
-      status.textContent = `Trained on your engine: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not fall)"}.`;
-      const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
-      if (grid?.z) {
-        drawDecisionBoundary(boundary, grid);
-        boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
-        boundaryFigure.hidden = false;
-      }
-      const same = worst <= 1e-9;
-      verdict.dataset.state = same ? "same" : "differs";
-      verdict.append(el("p", { textContent: same
-        ? "Every gradient of every step matches the reference engine's, from the same starting weights: your engine computes exactly what the reference does."
-        : "Your engine's gradients differ from the reference's on the same weights. Checking each of your pieces on its own…" }));
-      renderPieces(codes, null, true);
-      const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
-      if (checked?.error) throw new Error(checked.error);
-      renderPieces(codes, checked.pieces);
-      explain(checked.pieces);
+      await checkPieces(rt, codes, worst <= 1e-9);
     } catch (error) {
       status.textContent = `Training stopped: ${error.message}`;
     }
+  });
+
+  mountEngineFile(root, () => learnerCodes(pieces));
+}
+
+/** "Show my engine" and "Download engine.py": the learner's assembled engine and
+ * network as one file (labs/capstone.py's engine_source) that runs under plain Python. */
+function mountEngineFile(root, codes) {
+  const show = button("Show my engine");
+  show.setAttribute("aria-expanded", "false");
+  const download = button("Download engine.py");
+  const note = liveStatus("p", "course-lab__status");
+  const code = el("code", { className: "language-python" });
+  const listing = el("pre", { className: "course-capstone__engine", hidden: true, tabIndex: 0, "aria-label": "Your engine, as one Python file" }, code);
+  root.append(el("div", { className: "course-toolbar course-capstone__file" }, show, download), note, listing);
+
+  async function source() {
+    const rt = python();
+    if (rt.state !== "ready") note.textContent = "Waiting for Python to load…";
+    const made = await rt.call("capstone_engine", [codes()], { timeoutMs: 30_000 });
+    if (made?.source) { note.textContent = ""; return made.source; }
+    note.textContent = made?.piece ? `Your engine can't be written out: your saved code for ${made.error}.`
+      : `Your engine can't be written out: ${made?.error || "Python did not answer"}.`;
+    return null;
+  }
+  onBusyClick(show, async () => {
+    if (!listing.hidden) {
+      listing.hidden = true;
+      show.textContent = "Show my engine";
+      show.setAttribute("aria-expanded", "false");
+      return;
+    }
+    const text = await source();
+    if (text === null) return;
+    code.textContent = text;
+    listing.hidden = false;
+    show.textContent = "Hide my engine";
+    show.setAttribute("aria-expanded", "true");
+  });
+  onBusyClick(download, async () => {
+    const text = await source();
+    if (text === null) return;
+    const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/x-python" })), download: "engine.py" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    note.textContent = "Saved engine.py: run it with python engine.py, and it trains.";
   });
 }

@@ -24,6 +24,7 @@ import { predictFirst } from "./predict.js";
 import { progress } from "./progress.js";
 import { mountQuestion } from "./question.js";
 import { latestCall } from "./runtime.js";
+import { rememberInput } from "./lab.js";
 
 const pageLevel = () => document.querySelector(".course-level[data-level]")?.dataset.level ?? location.pathname;
 const scopeOf = (root) => root.closest("article") || document;
@@ -256,4 +257,5 @@ export function mountExpression(root) {
   });
   renderSliders();
   render();
+  if (data.editable) rememberInput(root, "expression", expr, () => recompute(expr.value.trim())); // kept across reloads
 }

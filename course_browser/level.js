@@ -32,6 +32,11 @@ export function starsForWork(shownCount) {
   return shownCount <= 2 ? 2 : 1;
 }
 
+/** A skip-test item counts when it was solved on the first try with no answer seen:
+ * a wrong first try (`tried`) or a seen answer (`shown`) stays until the level is
+ * reset, so the test can be failed, and a slip's pointer can't be followed to a pass. */
+const counts = (item) => item.solved && !item.shown && !item.tried;
+
 /** Decide whether the level is cleared, and with how many stars. */
 export function evaluateLevel(root, level) {
   const { quiz, work } = items(root);
@@ -39,7 +44,7 @@ export function evaluateLevel(root, level) {
   const info = (el) => progress.item(level, itemId(el));
   let stars = state.stars || 0;
   let via = state.via || "";
-  if (quiz.length && quiz.every((el) => info(el).solved && !info(el).shown)) {
+  if (quiz.length && quiz.every((el) => counts(info(el)))) {
     if (stars < STAR_COUNT) { stars = STAR_COUNT; via = "quiz"; }
   }
   if (work.length && work.every((el) => info(el).solved)) {
@@ -85,10 +90,14 @@ export function quizStatus(items, info, level) {
   const total = items.length;
   const names = quizNames(items);
   const seen = names.filter((_, i) => info(items[i]).shown);
-  const counted = items.filter((item) => info(item).solved && !info(item).shown).length;
-  if (seen.length) {
-    const them = seen.length === 1 ? "it" : "them";
-    const head = `You saw the answer to ${listed(seen)}, so the short test can't count ${them}`;
+  const missed = names.filter((_, i) => info(items[i]).tried && !info(items[i]).shown);
+  const counted = items.filter((item) => counts(info(item))).length;
+  if (seen.length || missed.length) {
+    const lost = [...seen, ...missed];
+    const them = lost.length === 1 ? "it" : "them";
+    const why = [seen.length ? `saw the answer to ${listed(seen)}` : "", missed.length ? `answered ${listed(missed)} wrong first` : ""]
+      .filter(Boolean).join(" and ");
+    const head = `You ${why}, so the short test can't count ${them}`;
     if (level.cleared) return `${head}. The level is cleared already.`;
     return `${head}, and can no longer clear the level. Solve ${them} in the level instead: work through the sections below (an answer seen in the test costs no stars there).`;
   }
@@ -98,6 +107,7 @@ export function quizStatus(items, info, level) {
 }
 
 const QUIZ_NOTE = "You saw this answer, so the short test doesn't count it.";
+const MISSED_NOTE = "Your first try was not right, so the short test doesn't count this one: it counts first tries only.";
 let quizTimer = 0;
 let refreshQuiz = null; // the open page's, for progress changes (a Show answer says so at once)
 onProgress(({ level, id }) => { if (level && id) refreshQuiz?.(); });
@@ -111,8 +121,10 @@ function renderQuiz(root, level, { announce = false } = {}) {
   const info = (item) => progress.item(level, itemId(item));
   for (const item of quiz) {
     let note = item.querySelector(":scope > .course-quiz__note");
-    if (!info(item).shown) { note?.remove(); continue; }
-    note ??= el("p", { className: "course-quiz__note", textContent: QUIZ_NOTE });
+    const text = info(item).shown ? QUIZ_NOTE : info(item).tried ? MISSED_NOTE : "";
+    if (!text) { note?.remove(); continue; }
+    note ??= el("p", { className: "course-quiz__note" });
+    note.textContent = text;
     const result = item.querySelector(":scope > .course-result, :scope > .course-feedback");
     if (result && result.nextElementSibling !== note) result.after(note);
     else if (!result && !note.isConnected) item.append(note); // moves under the result once the editor is up
@@ -123,12 +135,69 @@ function renderQuiz(root, level, { announce = false } = {}) {
     box.append(status);
   }
   const text = quizStatus(quiz, info, progress.level(level));
-  status.dataset.state = quiz.some((item) => info(item).shown) ? "uncounted" : "";
+  status.dataset.state = quiz.some((item) => info(item).shown || info(item).tried) ? "uncounted" : "";
   clearTimeout(quizTimer);
   if (announce && text && status.textContent === text) {
     status.textContent = ""; // a live region speaks a change: empty it, then say it again
     quizTimer = setTimeout(() => { status.textContent = text; }, 150);
   } else status.textContent = text;
+  status.hidden = box.dataset.offer === "folded"; // folded, the offer's line says the same
+  renderOffer(box, level, quiz.length);
+}
+
+/** The skip test is an offer, not a wall: folded at the top of the level to its heading,
+ * one line and a button; the line is the test's result once the level is started or
+ * cleared. Its items stay in place (hidden, so their editors are not even built until
+ * the learner opens it); a link to an item opens it. */
+function mountOffer(root, level) {
+  const box = root.querySelector(".course-quiz");
+  if (!box || box.dataset.offer) return;
+  box.dataset.offer = "folded";
+  const heading = box.querySelector(":scope > h2");
+  const count = items(root).quiz.length;
+  const line = el("p", { className: "course-quiz__offer-line" });
+  const toggle = button("", "course-quiz__toggle");
+  toggle.setAttribute("aria-expanded", "false");
+  const offer = el("div", { className: "course-quiz__offer" }, line, toggle);
+  (heading || box.firstElementChild)?.after(offer);
+  if (!heading) box.prepend(offer);
+  const setOpen = (open) => {
+    box.dataset.offer = open ? "open" : "folded";
+    toggle.setAttribute("aria-expanded", String(open));
+    for (const child of box.children) if (child !== heading && child !== offer) child.hidden = !open;
+    renderOffer(box, level, count);
+  };
+  toggle.addEventListener("click", () => setOpen(box.dataset.offer !== "open"));
+  // a link to one of its items opens it (Material's own heading anchors, which it writes
+  // into the address as the page scrolls, do not)
+  const openForHash = () => {
+    let target = null;
+    try { target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null; } catch { /* not a link of ours */ }
+    if (target && box.contains(target.closest(".course-question, .course-exercise"))) setOpen(true);
+  };
+  globalThis.addEventListener("hashchange", openForHash);
+  setOpen(box.contains(document.activeElement)); // typing in it before this script ran: left open
+  openForHash();
+}
+
+/** The offer's one line: the invitation, or the test's result so far. */
+function renderOffer(box, level, count) {
+  const line = box.querySelector(".course-quiz__offer-line");
+  const toggle = box.querySelector(".course-quiz__toggle");
+  if (!line || !toggle) return;
+  const state = progress.level(level);
+  const quiz = [...box.querySelectorAll(".course-question, .course-exercise")];
+  const info = (item) => progress.item(level, itemId(item));
+  const counted = quiz.filter((item) => counts(info(item))).length;
+  const lost = quiz.filter((item) => info(item).shown || info(item).tried).length;
+  const taken = quiz.some((item) => info(item).solved || info(item).tried || info(item).shown);
+  line.textContent = state.cleared && state.via === "quiz" ? `Short test: all ${count} right on the first try. It cleared the level.`
+    : state.cleared ? "Level cleared: the short test is no longer needed."
+      : lost ? `Short test: ${counted} of ${count} counted; ${lost} can no longer count, so work through the level below.`
+        : taken ? `Short test: ${counted} of ${count} right so far. Each item counts on its first try only.`
+          : `Already know this? A ${count}-item test clears the level. Each item counts on its first try only.`;
+  const open = box.dataset.offer === "open";
+  toggle.textContent = open ? "Hide the short test" : taken ? "Show the short test" : "Take the short test";
 }
 
 // Material's own lock icon (material/lock-outline.svg from the theme's bundled set):
@@ -214,8 +283,13 @@ export function renderHeader(root, level, status) {
   renderCompletion(root, header, status);
 }
 
-/** The next page, as Material's footer links it. */
-function nextPage() {
+/** The next page, as Material's footer links it; from the last level (the page that
+ * holds the course's finale), the course map: the page after it is for instructors. */
+function nextPage(root) {
+  if (root.querySelector(".course-finale")) {
+    const home = document.querySelector("a.md-header__button.md-logo")?.href || new URL("..", location.href).href;
+    return { href: home, title: "the course map", label: "Back to the course map" };
+  }
   const link = document.querySelector("a.md-footer__link--next");
   if (!link) return null;
   const title = link.querySelector(".md-ellipsis")?.textContent.trim() || link.getAttribute("aria-label") || "Next";
@@ -225,7 +299,7 @@ function nextPage() {
 /** A cleared level says so at its end, with its stars and a way on to the next level;
  * the header offers the same way on. */
 function renderCompletion(root, header, status) {
-  const next = nextPage();
+  const next = nextPage(root);
   let box = root.querySelector(".course-complete");
   if (!status.cleared) {
     box?.remove();
@@ -240,10 +314,10 @@ function renderCompletion(root, header, status) {
   box.replaceChildren(
     el("p", { className: "admonition-title", textContent: "Level cleared" }),
     el("p", { textContent: `You cleared this level${status.via === "quiz" ? " through the short test" : ""}: ${stars}.` }),
-    next ? el("p", {}, el("a", { href: next.href, className: "md-button md-button--primary", textContent: `Next: ${next.title}` })) : "",
+    next ? el("p", {}, el("a", { href: next.href, className: "md-button md-button--primary", textContent: next.label || `Next: ${next.title}` })) : "",
   );
   if (next && !header.querySelector(".course-level__next")) {
-    header.append(el("a", { href: next.href, className: "md-button course-level__next", textContent: `Next: ${next.title}` }));
+    header.append(el("a", { href: next.href, className: "md-button course-level__next", textContent: next.label || `Next: ${next.title}` }));
   }
 }
 
@@ -276,10 +350,24 @@ function cleanTitle(text) {
   return String(text || "").replace(/\s*¶\s*$/, "").trim();
 }
 
+/** Every level of the map cleared: the course is done, and the map says so first. */
+function renderFinished(map) {
+  const links = [...map.querySelectorAll("a[data-level]")];
+  const done = links.length > 0 && links.every((link) => progress.data.levels[link.dataset.level]?.cleared);
+  map.querySelector(".course-finished")?.remove();
+  if (!done) return;
+  const last = links.at(-1);
+  map.prepend(el("section", { className: "course-finished admonition success", "aria-label": "Course complete" },
+    el("p", { className: "admonition-title", textContent: "Course complete" }),
+    el("p", { textContent: `You cleared all ${links.length} levels: the autograd engine you wrote trains a neural network. ` },
+      el("a", { href: `${last.href.split("#")[0]}#what-you-built`, textContent: "What you built, and where to go next" }))));
+}
+
 export function renderCourseMap(root) {
   for (const map of root.querySelectorAll(".course-map")) {
     const target = resumeTarget(map);
     map.querySelector(".course-resume")?.remove();
+    renderFinished(map);
     if (target) {
       map.prepend(el("p", { className: "course-resume" },
         el("a", { href: target.url, className: "md-button md-button--primary", textContent: `${target.verb}: ${target.title}` })));
@@ -328,13 +416,22 @@ export function mountLevel(root) {
   if (!scope.dataset.courseLevelBound) {
     scope.dataset.courseLevelBound = "true";
     scope.addEventListener("course:checked", (event) => {
+      const inQuiz = !!event.target.closest?.(".course-quiz");
+      const item = event.target.closest?.(".course-question, .course-exercise");
+      // a wrong first try in the skip test is kept: that item can no longer count (a Check
+      // with a blank still unfilled is no try: the code is saved before every run)
+      const blank = item?.dataset.slot && String(progress.code(item.dataset.slot) ?? "").includes("____");
+      if (inQuiz && item && !blank && event.detail?.passed === false && !progress.item(level, itemId(item)).solved) {
+        progress.update(level, itemId(item), { tried: true });
+      }
       refresh();
-      renderQuiz(root, level, { announce: !!event.target.closest?.(".course-quiz") });
+      renderQuiz(root, level, { announce: inQuiz });
     });
   }
   refreshQuiz = () => renderQuiz(root, level);
   rememberVisit(level, cleanTitle(document.querySelector("h1")?.textContent) || level);
   refresh();
+  mountOffer(root, level);
   renderQuiz(root, level);
   return level;
 }

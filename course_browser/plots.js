@@ -104,7 +104,8 @@ export function lossChart(figure, curves, steps) {
     if (!figure.isConnected) return;
     state.uPlot = uPlot;
     const data = chartData(curves);
-    if (state.uplot && state.uplot.series.length === curves.length + 1 && state.drawnSteps === steps) state.uplot.setData(data);
+    const same = state.uplot && state.drawnLabels === curves.map((c) => c.label).join("\n") && state.drawnSteps === steps;
+    if (same) state.uplot.setData(data);
     else createChart(state);
     watchPalette();
   }).catch(() => {
@@ -119,6 +120,8 @@ function chartData(curves) {
   // a log scale has no zero: a loss of exactly 0 is drawn at 1e−12; a missing one is a gap
   return [xs, ...curves.map((c) => xs.map((_, i) => (typeof c.losses[i] === "number" ? Math.max(c.losses[i], 1e-12) : null)))];
 }
+
+const DASHES = [[7, 5], [2, 4], [12, 4, 2, 4]];
 
 const isPowerOfTen = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 
@@ -135,8 +138,9 @@ function createChart(state) {
   const color = (name) => css.getPropertyValue(`--course-plot-${name}`).trim();
   const text = color("text"), grid = color("grid"), font = `12px ${css.fontFamily}`;
   const axis = { stroke: text, font, grid: { stroke: grid, width: 1 }, ticks: { stroke: text, width: 1, size: 4 }, border: { show: true, stroke: text, width: 1 } };
+  // the first curve solid in its own colour; the others in the second, each dashed its own way
   const series = curves.map((c, i) => ({ label: c.label, stroke: color(i === 0 ? "mine" : "reference"), width: i === 0 ? 2.5 : 2,
-    dash: c.dashed ? [7, 5] : undefined, points: { show: false } }));
+    dash: c.dashed ? DASHES[(i - 1 + DASHES.length) % DASHES.length] : undefined, points: { show: false } }));
   const uplot = new uPlot({
     ...chartSize(box),
     scales: { x: { time: false, auto: false, range: [0, steps] }, y: { distr: 3, log: 10 } },
@@ -149,6 +153,7 @@ function createChart(state) {
   }, chartData(curves), box);
   state.uplot = uplot;
   state.drawnSteps = steps;
+  state.drawnLabels = curves.map((c) => c.label).join("\n"); // a new run's legend is a new chart
   state.resize = new ResizeObserver(() => {
     const size = chartSize(box);
     if (state.uplot && (size.width !== state.uplot.width || size.height !== state.uplot.height)) state.uplot.setSize(size);

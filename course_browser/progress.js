@@ -1,8 +1,9 @@
 // The learner's progress in localStorage, with a versioned schema.
 //
-//   {version, levels: {<level>: {items: {<id>: {solved, shown, answer, hints}}, cleared, stars, via,
+//   {version, levels: {<level>: {items: {<id>: {solved, shown, tried, answer, hints}}, cleared, stars, via,
 //                                started, resetAt}},
-//    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt}
+//    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt,
+//    labs: {<page|lab#n|control>: value}}   (a lab's inputs, as the learner last set them)
 //
 // Corrupt or unknown data never breaks the page: it is set aside (kept under a
 // backup key) and a notice says so. Where storage is off (private mode, quota),
@@ -40,19 +41,22 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 const isTime = (v) => v === undefined || (Number.isFinite(v) && v >= 0);
 const optional = (v, type) => v === undefined || typeof v === type;
 
-/** A link target that is safe to put in an href: relative, or http(s). */
+/** A Resume link the page may follow: a path on this site ("/autograd/"), as the page
+ * itself saves it (rememberVisit), and nothing else: no scheme (javascript:, data:,
+ * https:), no other host (not even "//host/" or "/\\host/", which browsers read as
+ * one), no whitespace that a URL parser strips. Returns the link resolved on this site. */
 export function safeUrl(url) {
-  if (typeof url !== "string") return null;
+  if (typeof url !== "string" || !url.startsWith("/") || url.startsWith("//") || /[\\\s]/.test(url) || [...url].some((c) => c < " ")) return null;
   try {
     const resolved = new URL(url, location.href); // parsed as the link would be
-    return resolved.protocol === "http:" || resolved.protocol === "https:" ? resolved.href : null;
+    return resolved.origin === location.origin ? resolved.href : null;
   } catch {
     return null;
   }
 }
 
 function isValidItem(item) {
-  return isObject(item) && optional(item.solved, "boolean") && optional(item.shown, "boolean")
+  return isObject(item) && optional(item.solved, "boolean") && optional(item.shown, "boolean") && optional(item.tried, "boolean")
     && optional(item.answer, "string") && (item.hints === undefined || Number.isInteger(item.hints) && item.hints >= 0);
 }
 
@@ -70,7 +74,15 @@ function isValid(data) {
   if (!Object.values(data.code).every((text) => typeof text === "string")) return false;
   if (data.codeTimes !== undefined && !(isObject(data.codeTimes) && Object.values(data.codeTimes).every(Number.isFinite))) return false;
   if (!isTime(data.resetAt)) return false;
+  if (data.labs !== undefined && !isValidLabs(data.labs)) return false;
   return data.last === undefined || isValidLast(data.last);
+}
+
+const LAB_VALUE_LIMIT = 500; // a typed expression, a slider's value: never a document
+
+function isValidLabs(labs) {
+  return isObject(labs) && Object.entries(labs).every(([key, value]) =>
+    key.length <= LAB_VALUE_LIMIT && typeof value === "string" && value.length <= LAB_VALUE_LIMIT);
 }
 
 function isValidLast(last) {
@@ -83,6 +95,7 @@ const newer = (a, b) => (a || 0) > (b || 0);
 function mergeItem(mine, theirs) {
   if (!mine) return { ...theirs };
   const merged = { ...mine, solved: !!(mine.solved || theirs.solved), shown: !!(mine.shown || theirs.shown) };
+  if (mine.tried || theirs.tried) merged.tried = true;
   if (merged.answer === undefined && theirs.answer !== undefined) merged.answer = theirs.answer;
   if (theirs.hints !== undefined) merged.hints = Math.max(mine.hints || 0, theirs.hints);
   return merged;
@@ -116,6 +129,7 @@ export function mergeProgress(mine, theirs) {
     }
   }
   if (theirs.last && (!mine.last || newer(theirs.last.at, mine.last.at))) merged.last = theirs.last;
+  if (theirs.labs || mine.labs) merged.labs = { ...theirs.labs, ...mine.labs }; // this tab's own settings win
   return merged;
 }
 
@@ -124,6 +138,8 @@ class Progress {
     this.store = storage();
     this.notices = [];
     this.data = this.load();
+    const imported = takeImportNotice();
+    if (imported) this.notices.push(imported);
     // Another tab saved: take what it has, field by field.
     globalThis.addEventListener?.("storage", (event) => {
       if (event.key !== STORAGE_KEY || event.newValue === null || !this.store) return;
@@ -206,6 +222,15 @@ class Progress {
 
   code(slot) { return this.data.code[slot]; }
 
+  /** A lab control's saved value (a string), or undefined. */
+  labInput(key) { return this.data.labs?.[key]; }
+
+  saveLabInput(key, value) {
+    if (this.replaced || typeof value !== "string" || value.length > LAB_VALUE_LIMIT) return false;
+    this.data.labs = { ...this.data.labs, [key]: value };
+    return this.save();
+  }
+
   saveCode(slot, text) {
     if (this.replaced) return false; // a reset or an import is waiting for the page to reload
     this.data.code[slot] = text;
@@ -240,20 +265,88 @@ class Progress {
     return JSON.stringify(this.data, null, 2);
   }
 
-  import(text) {
-    const data = JSON.parse(text);
-    if (!isValid(data)) throw new Error("This file is not a progress file of this course.");
+  /** Put a checked progress file (`readProgressFile`) in place of this browser's
+   * progress ("replace") or together with it ("merge": answers, unlocks and stars the
+   * union, code the newer save), in every tab. The page reloads next: `notice` is said
+   * on the page that loads. */
+  import(data, mode, notice) {
     const now = Date.now();
     const past = (t) => (t === undefined ? t : Math.min(t, now)); // no save from the future outranks a later one
     for (const level of Object.values(data.levels)) level.resetAt = past(level.resetAt);
     for (const slot of Object.keys(data.codeTimes || {})) data.codeTimes[slot] = past(data.codeTimes[slot]);
     if (data.last) data.last.at = past(data.last.at);
     this.replaced = true;
-    this.data = { ...data, resetAt: now }; // replaces this browser's progress, in every tab
+    this.data = mode === "merge" ? mergeProgress(this.data, { ...data, resetAt: this.data.resetAt })
+      : { ...data, resetAt: now }; // a reset newer than any tab's save: it replaces them all
     this.written = null;
     try { this.store?.removeItem(STORAGE_KEY); } catch { /* saved below or not at all */ }
     this.save();
+    try { globalThis.sessionStorage?.setItem(IMPORT_NOTICE, notice); } catch { /* the notice is only lost */ }
     announce({ reset: true });
+  }
+}
+
+const IMPORT_NOTICE = `${STORAGE_KEY}-imported`;
+
+/** What a progress holds, in the learner's words (for the import's question and notice). */
+export function summary(data) {
+  const levels = Object.values(data.levels);
+  const cleared = levels.filter((l) => l.cleared).length;
+  const solved = levels.reduce((n, l) => n + Object.values(l.items).filter((i) => i.solved).length, 0);
+  const code = Object.keys(data.code).length;
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  return `${plural(cleared, "level", "levels")} cleared, ${plural(solved, "question or exercise", "questions and exercises")} solved, `
+    + `code saved for ${plural(code, "exercise", "exercises")}`;
+}
+
+const pick = (object, keys) => Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]]));
+const ITEM_FIELDS = ["solved", "shown", "answer", "hints", "tried"];
+const LEVEL_FIELDS = ["cleared", "stars", "via", "started", "resetAt"];
+
+/** A progress file's text, checked field by field against the schema: what the page
+ * knows is kept (and must be right), anything else is left out, and a Resume link
+ * that is not a path on this site is dropped. Returns {data, dropped}: `dropped` says
+ * what was left out; throws an Error whose message a learner can read. */
+export function readProgressFile(text) {
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new Error("This file is not a progress file: it is not even JSON, so it may be damaged or another kind of file. "
+      + "Choose the file that Export progress saved (autograd-course-progress.json).");
+  }
+  if (isObject(raw) && raw.version !== undefined && raw.version !== SCHEMA_VERSION) {
+    throw new Error("This file was saved by another version of the course, so it can't be read here.");
+  }
+  const notOurs = new Error("This file is not a progress file of this course.");
+  if (!isObject(raw) || !isObject(raw.levels) || !isObject(raw.code)) throw notOurs;
+  const dropped = [];
+  const levels = {};
+  for (const [id, level] of Object.entries(raw.levels)) {
+    if (!isObject(level) || !isObject(level.items)) throw notOurs;
+    const items = {};
+    for (const [key, item] of Object.entries(level.items)) items[key] = isObject(item) ? pick(item, ITEM_FIELDS) : item;
+    levels[id] = { items, ...pick(level, LEVEL_FIELDS) };
+  }
+  const data = { version: SCHEMA_VERSION, levels, code: raw.code, ...pick(raw, ["codeTimes", "resetAt", "labs"]) };
+  if (raw.last !== undefined) {
+    if (isValidLast(raw.last)) data.last = pick(raw.last, ["url", "title", "level", "at"]);
+    else dropped.push("its Resume link, which did not point to a page of this course");
+  }
+  const known = new Set(["version", "levels", "code", "codeTimes", "resetAt", "last", "labs"]);
+  if (Object.keys(raw).some((k) => !known.has(k))) dropped.push("fields this course does not use");
+  if (!isValid(data)) throw notOurs;
+  return { data, dropped };
+}
+
+/** The notice an import left for the page that loads after it (once). */
+export function takeImportNotice() {
+  try {
+    const text = globalThis.sessionStorage?.getItem(IMPORT_NOTICE);
+    if (text) globalThis.sessionStorage.removeItem(IMPORT_NOTICE);
+    return text || null;
+  } catch {
+    return null;
   }
 }
 

@@ -18,7 +18,7 @@ import { launchWorker } from "./launch.js";
 // saved code beside the reference engine: the lab interpreter is discarded after it.
 const LAB_FUNCTIONS = new Set(["lab_graph", "tangent", "expression", "gradient_at", "train_start", "train_steps",
   "train_boundary", "train_network"]);
-const LEARNER_LAB_FUNCTIONS = new Set(["capstone_train", "capstone_check", "capstone_boundary"]);
+const LEARNER_LAB_FUNCTIONS = new Set(["capstone_train", "capstone_check", "capstone_boundary", "capstone_engine"]);
 const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
 const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 

@@ -8,6 +8,7 @@ import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { fmt, svg } from "./svg.js";
 import { extent, frame, polyline } from "./plots.js";
 import { latestCall, python } from "./runtime.js";
+import { rememberInput } from "./lab.js";
 
 const FUNCTIONS = { quadratic: "f(x) = 3x² − 4x + 5", cubic: "g(x) = x³" };
 const STEPS = ["1", "0.1", "0.01", "0.001"];
@@ -149,4 +150,5 @@ export function mountTangent(root) {
   reset.addEventListener("click", () => update());
   rate.addEventListener("change", () => update());
   draw();
+  for (const [name, control] of Object.entries({ x0, h, fn })) rememberInput(root, name, control, update); // kept across reloads
 }

@@ -1,15 +1,20 @@
 // Train MLP(2, [8, 8, 1]) on the eight points, in the worker, a few steps per
 // call: the loss curve grows as it trains and the page never freezes. Then the
 // learned decision boundary (with axes and a legend), and the network itself with a
-// draggable test point. Each picture shows once there is something in it.
+// draggable test point. Each picture shows once there is something in it. A new run
+// clears the last run's pictures while it trains, and the earlier runs' loss curves
+// stay on the chart, dashed, so two learning rates can be compared; the learning rate
+// is kept across reloads.
 import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { fmt, svg } from "./svg.js";
 import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
 import { python } from "./runtime.js";
+import { rememberInput } from "./lab.js";
 
 const STEPS = 120;
 const CHUNK = 10;
+const KEPT = 3; // earlier runs on the chart: more would be a tangle
 
 export function mountTraining(root) {
   if (!mountOnce(root)) return;
@@ -36,7 +41,11 @@ export function mountTraining(root) {
   let point = [0.5, 0.5];
   let view = null;
 
-  const drawLoss = (losses) => lossChart(lossPlot, [{ label: "loss", losses }], STEPS);
+  const runs = []; // the earlier runs, oldest first: {label, losses}
+  let runCount = 0;
+  const drawLoss = (label, losses) => lossChart(lossPlot,
+    [{ label, losses }, ...[...runs].reverse().map((run) => ({ ...run, dashed: true }))], STEPS);
+  rememberInput(root, "rate", rate);
 
   function drawBoundary() {
     pictures.hidden = false;
@@ -112,19 +121,29 @@ export function mountTraining(root) {
 
   onBusyClick(train, async () => {
     const rt = python();
+    const lr = rate.value;
+    const label = `run ${++runCount}: learning rate ${lr}`;
+    const losses = [];
+    // the run that is going is the one on show: the last run's model is put away
+    pictures.hidden = true;
+    network.toggleAttribute("hidden", true);
+    readout.textContent = "";
+    grid = null;
+    view = null;
+    progressBar.value = 0;
     try {
       if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
-      await rt.call("train_start", [1, Number(rate.value)], { timeoutMs: 10_000 });
-      const losses = [];
+      await rt.call("train_start", [1, Number(lr)], { timeoutMs: 10_000 });
       while (losses.length < STEPS) {
         const chunk = await rt.call("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
         if (!chunk?.losses) throw new Error("training was interrupted");
         losses.push(...chunk.losses);
         progressBar.value = losses.length;
-        status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1))}`;
-        drawLoss(losses);
+        status.textContent = `Run ${runCount}, learning rate ${lr}: step ${losses.length} of ${STEPS}, loss ${fmt(losses.at(-1))}`;
+        drawLoss(label, losses);
       }
-      status.textContent = `Trained with learning rate ${rate.value}: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.`;
+      const earlier = runs.length ? ` The earlier ${runs.length === 1 ? "run is" : "runs are"} dashed on the chart.` : "";
+      status.textContent = `Trained with learning rate ${lr}: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.${earlier}`;
       grid = await rt.call("train_boundary", [], { timeoutMs: 30_000 });
       view = drawBoundary();
       await probe();
@@ -132,6 +151,8 @@ export function mountTraining(root) {
       status.textContent = `Training stopped: ${error.message}`;
     } finally {
       train.textContent = `Train again (${STEPS} steps)`;
+      if (losses.length) runs.push({ label, losses });
+      if (runs.length > KEPT) runs.shift();
     }
   });
 }

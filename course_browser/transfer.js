@@ -1,7 +1,26 @@
 // Export and import of progress as a file, and "Reset all progress" (course map page).
-import { confirmDialog } from "./dialog.js";
+// An import asks first: it says what this browser holds and what the file holds, and
+// offers to replace or to merge; a file it can't use gets a sentence, not a parser's
+// error; the page that loads after it says what was imported.
+import { confirmDialog, openDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
-import { progress } from "./progress.js";
+import { progress, readProgressFile, summary } from "./progress.js";
+
+/** Ask how to import `data`: resolves "replace", "merge" or null (cancelled). */
+function askImport(name, data, dropped) {
+  const body = [
+    el("p", { textContent: `In this browser now: ${summary(progress.data)}.` }),
+    el("p", { textContent: `In ${name}: ${summary(data)}.` }),
+    el("p", { textContent: "Replace forgets this browser's progress and code and puts the file's in their place. "
+      + "Merge keeps both: every answer, unlock and star from either, and for each exercise the code saved last." }),
+  ];
+  if (dropped.length) body.push(el("p", { textContent: `Left out of the file: ${dropped.join("; ")}.` }));
+  return openDialog({ title: "Import progress?", body, actions: [
+    { label: "Cancel", value: null, autofocus: true },
+    { label: "Merge", value: "merge" },
+    { label: "Replace", value: "replace", primary: true },
+  ] });
+}
 
 export function mountProgressTools(root) {
   for (const box of root.querySelectorAll(".course-map")) {
@@ -25,13 +44,23 @@ export function mountProgressTools(root) {
     file.addEventListener("change", async () => {
       const chosen = file.files?.[0];
       if (!chosen) return;
+      file.value = ""; // the same file can be chosen again
+      let read;
       try {
-        progress.import(await chosen.text());
-        message.textContent = "Progress imported.";
-        location.reload();
+        read = readProgressFile(await chosen.text());
       } catch (error) {
         message.textContent = `Could not import: ${error.message}`;
+        return;
       }
+      const mode = await askImport(chosen.name, read.data, read.dropped);
+      if (mode !== "replace" && mode !== "merge") {
+        message.textContent = "Nothing imported: your progress is as it was.";
+        return;
+      }
+      const how = mode === "merge" ? "merged with the progress already here" : "in place of the progress that was here";
+      progress.import(read.data, mode, `Imported ${chosen.name} (${summary(read.data)}), ${how}.`);
+      message.textContent = "Progress imported.";
+      location.reload();
     });
     resetButton.addEventListener("click", async () => {
       if (!await confirmDialog("Reset all progress?", "Answers, code and stars on every level of this course will be forgotten.",

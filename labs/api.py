@@ -91,14 +91,19 @@ def _learner_engine(work, codes, timeout_seconds=20.0):
     return result
 
 
-def capstone_train(codes, params, steps):
+def _weights(params):
+    return None if params is None else [None if p is None else float(p) for p in params]
+
+
+def capstone_train(codes, params, steps, reference_params=None):
     steps = max(1, min(int(steps), 50))
-    params = None if params is None else [float(p) for p in params]
-    return _learner_engine(lambda c: capstone.train(c, params, steps), codes)
+    params, reference_params = _weights(params), _weights(reference_params)
+    return _learner_engine(lambda c: capstone.for_page(capstone.train, c, params, steps,
+                                                       reference_params=reference_params), codes)
 
 
 def capstone_boundary(codes, params):
-    params = [float(p) for p in params]
+    params = _weights(params)
     return _learner_engine(lambda c: capstone.boundary(c, params), codes)
 
 
@@ -110,7 +115,8 @@ API = {"lab_graph": lab_graph, "tangent": tangent,
        "expression": expression, "gradient_at": gradient_at, "train_start": train_start, "train_steps": train_steps,
        "train_boundary": train_boundary, "train_network": train_network,
        "capstone_train": capstone_train, "capstone_check": capstone_check,
-       "capstone_boundary": capstone_boundary}
+       "capstone_boundary": capstone_boundary, "capstone_engine": lambda codes: _learner_engine(
+           lambda c: capstone.for_page(lambda: {"source": capstone.engine_source(c)}), codes)}
 
 
 def call(name, args_json):

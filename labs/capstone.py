@@ -6,23 +6,44 @@ new class), and each method the learner has solved replaces the reference's, tak
 from their own saved code (the method's definition, nothing else). A method not
 solved yet stays the reference's, and the page says which is which.
 
-Then the same network trains on both engines from the same seed. Every gradient of
-the first step and every loss is compared, and a small gradient check per method
-points at the blank behind a divergence. Nothing here grants progress: the page
-only shows what the learner's engine computes.
+Then the same network trains on both engines from the same starting weights, each
+on its own path, on two moons that no straight line separates: a broken engine
+visibly fails to learn next to the reference, which does. While both still hold the
+same weights their gradients are compared, and a small gradient check per method
+points at the blank behind a divergence. `engine_source` writes the assembled engine
+and network as one file that runs under plain Python. Nothing here grants progress:
+the page only shows what the learner's engine computes.
 """
 
 import ast
 import inspect
 import math
 import random
+import textwrap
 
 import engine.engine as reference_engine
 import engine.nn as reference_nn
 import engine.order as reference_order
 from runner.network import readings, weights_and_biases
 
-from .training import XS, YS
+
+def two_moons(n=8):
+    """Two interleaved half circles, `n` points each, evenly spaced (no noise, so every
+    run has the same points): +1 on the upper moon, -1 on the lower. The lower moon's
+    tip sits inside the upper moon's bend, so no straight line separates them and the
+    network has to learn a curved boundary."""
+    xs, ys = [], []
+    for i in range(n):
+        t = math.pi * i / (n - 1)
+        xs.append([round(2 * (math.cos(t) - 0.5), 4), round(2 * (math.sin(t) - 0.25), 4)])
+        ys.append(1.0)
+        xs.append([round(2 * (0.5 - math.cos(t)), 4), round(2 * (0.25 - math.sin(t)), 4)])
+        ys.append(-1.0)
+    return xs, ys
+
+
+XS, YS = two_moons()
+LR = 0.01  # the moons' 16 points add up to a larger loss than the training level's 8: a smaller step
 
 # (exercise, its level's page, the method the learner writes there, what it is)
 PIECES = [
@@ -49,34 +70,61 @@ SIZES = [8, 8, 1]
 
 
 class PieceError(Exception):
-    """A solved exercise's code has no usable definition of its method."""
+    """A solved exercise's code has no usable definition of its method. `exercise` names
+    the piece, so a message about the whole engine can say which saved code is at fault."""
+
+    def __init__(self, detail, exercise=None):
+        super().__init__(detail)
+        self.detail, self.exercise = detail, exercise
+
+    def __str__(self):
+        if self.exercise is None:
+            return self.detail
+        _, _, name, what = next(p for p in PIECES if p[0] == self.exercise)
+        return f"{what} ({name}): {self.detail}"
+
+
+def _parse(code):
+    try:
+        return ast.parse(code)
+    except SyntaxError as e:
+        raise PieceError(f"your saved code does not parse (line {e.lineno}: {e.msg})") from None
+
+
+def _method_node(code, name):
+    for node in _parse(code).body:
+        if isinstance(node, ast.ClassDef) and node.name == "Value":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == name:
+                    return item
+    raise PieceError(f"your saved code has no Value.{name}")
+
+
+def _class_nodes(code):
+    classes = [node for node in _parse(code).body if isinstance(node, ast.ClassDef) and node.name in NETWORK_CLASSES]
+    missing = [name for name in NETWORK_CLASSES if name not in {c.name for c in classes}]
+    if missing:
+        raise PieceError(f"your saved code has no {', '.join(missing)}")
+    return classes
+
+
+def for_page(work, *args, **kwargs):
+    """`work(*args, **kwargs)`, with a piece that can't be used told as the page's message
+    (and the piece named, so its row can say so) rather than raised."""
+    try:
+        return work(*args, **kwargs)
+    except PieceError as e:
+        return {"error": str(e), "piece": e.exercise}
 
 
 def learner_method(code, name):
     """The definition of `Value.<name>` in the learner's code, as a module of its own."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError as e:
-        raise PieceError(f"your saved code does not parse (line {e.lineno})") from None
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Value":
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name == name:
-                    return ast.Module(body=[item], type_ignores=[])
-    raise PieceError(f"your saved code has no Value.{name}")
+    return ast.Module(body=[_method_node(code, name)], type_ignores=[])
 
 
 def learner_classes(code):
     """The learner's Neuron, Layer and MLP classes, as a module of their own."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError as e:
-        raise PieceError(f"your saved code does not parse (line {e.lineno})") from None
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name in NETWORK_CLASSES]
-    missing = [name for name in NETWORK_CLASSES if name not in {c.name for c in classes}]
-    if missing:
-        raise PieceError(f"your saved code has no {', '.join(missing)}")
-    return ast.Module(body=classes, type_ignores=[])
+    return ast.Module(body=_class_nodes(code), type_ignores=[])
 
 
 def learner_network(code, value):
@@ -108,14 +156,21 @@ def assemble(codes):
             sources[exercise] = "reference"
             continue
         scope = dict(namespace)  # the method sees the new Value and math, as in its exercise
-        exec(compile(learner_method(codes[exercise], name), f"{exercise}.py", "exec"), scope)  # noqa: S102
+        try:
+            method = learner_method(codes[exercise], name)
+        except PieceError as e:
+            raise PieceError(e.detail, exercise) from None
+        exec(compile(method, f"{exercise}.py", "exec"), scope)  # noqa: S102
         setattr(value, name, _coercing(scope[name], value) if name in BINARY else scope[name])
         sources[exercise] = "yours"
     nn_namespace = {"__name__": "your_nn", "Value": value}
     exec(compile(NN_SOURCE, "nn.py", "exec"), nn_namespace)  # noqa: S102 - the reference's own source
     network = nn_namespace["MLP"]
     if NETWORK in codes:
-        network = learner_network(codes[NETWORK], value)
+        try:
+            network = learner_network(codes[NETWORK], value)
+        except PieceError as e:
+            raise PieceError(e.detail, NETWORK) from None
     sources[NETWORK] = "yours" if NETWORK in codes else "reference"
     return value, network, sources
 
@@ -141,7 +196,7 @@ def _parameters_of(model):
 
 def _set(model, params):
     for p, x in zip(weights_and_biases(model), params, strict=True):
-        p.data = float(x)
+        p.data = math.nan if x is None else float(x)  # JSON's null: a weight that was no longer a number
 
 
 def _step(model, value, lr):
@@ -158,28 +213,37 @@ def _step(model, value, lr):
     return loss.data, [p.grad for p in params]
 
 
-def train(codes, params=None, steps=10, lr=0.05, seed=1):
+def train(codes, params=None, steps=10, lr=LR, seed=1, reference_params=None):
     """`steps` training steps of MLP(2, [8, 8, 1]) on the learner's engine and on the
-    reference, from the same parameters (`params`, or the seed's). Stateless: the page
-    keeps the parameters between calls, so it can show progress as it goes."""
+    reference, each on its own path from the same starting weights (the seed's).
+    Stateless: the page keeps both engines' parameters between calls (`params`,
+    `reference_params`), so it can show progress as it goes.
+
+    The reference is never moved onto the learner's weights: a broken engine's curve
+    stays flat next to the reference's falling one. While both still hold the same
+    weights (to rounding: a learner's `1 - t ** 2` is not bit for bit the reference's
+    `1.0 - t * t`), every loss and gradient is compared; once they part, the first
+    gap already says that they differ."""
     value, mlp, sources = assemble(codes)
     yours, ref = mlp(2, SIZES, seed=seed), reference_nn.MLP(2, SIZES, seed=seed)
     if params is not None:
         _set(yours, params)
-        _set(ref, params)
+    if reference_params is not None:
+        _set(ref, reference_params)
     losses, ref_losses, worst = [], [], 0.0
     for _ in range(int(steps)):
+        together = all(_gap(a, b) <= 1e-9 for a, b in zip(_parameters_of(yours), _parameters_of(ref)))
         loss, grads = _step(yours, value, lr)
         ref_loss, ref_grads = _step(ref, reference_engine.Value, lr)
         losses.append(_finite(loss))
         ref_losses.append(ref_loss)
-        worst = max([worst] + [_gap(a, b) for a, b in zip(grads, ref_grads)])
-        _set(ref, _parameters_of(yours))  # the reference follows the learner's path: gradients compared step by step
+        if together:
+            worst = max([worst, _gap(loss, ref_loss)] + [_gap(a, b) for a, b in zip(grads, ref_grads)])
     return {"losses": losses, "reference": ref_losses, "params": [_finite(p) for p in _parameters_of(yours)],
-            "worst_gradient_gap": _finite(worst), "sources": sources}
+            "reference_params": _parameters_of(ref), "worst_gradient_gap": _finite(worst), "sources": sources}
 
 
-def boundary(codes, params, nx=30, ny=25, x_range=(-3.0, 3.0), y_range=(-2.5, 2.5)):
+def boundary(codes, params, nx=30, ny=25, x_range=(-3.5, 3.5), y_range=(-2.5, 2.5)):
     """The trained network's output over a grid, computed by the learner's own engine and
     classes: what their network now believes about every point of the plane."""
     value, mlp, _ = assemble(codes)
@@ -239,7 +303,7 @@ def check_pieces(codes, seed=7):
             try:
                 problem = check_network(codes[exercise])
             except PieceError as e:
-                problem = str(e)
+                problem = e.detail
             except Exception as e:  # noqa: BLE001 - the learner's classes raised: that is the finding
                 problem = f"it raised {type(e).__name__}: {e}"[:300]
             if problem:
@@ -248,7 +312,7 @@ def check_pieces(codes, seed=7):
             try:
                 value = assemble({exercise: codes[exercise]})[0]
             except PieceError as e:
-                row.update(ok=False, problem=str(e))
+                row.update(ok=False, problem=e.detail)
                 results.append(row)
                 continue
             expression = eval(f"lambda a, b: {PROBES[exercise]}")  # noqa: S307 - our own fixed text
@@ -291,3 +355,113 @@ def check_network(code):
 
 def _short(numbers):
     return "[" + ", ".join(f"{n:.4g}" if isinstance(n, (int, float)) else repr(n)[:20] for n in numbers) + "]"
+
+
+# -- the learner's engine as one file ----------------------------------------------
+
+ENGINE_HEAD = '''"""My autograd engine: the Value class and the network I wrote in the course
+"Build your own autograd", assembled into one file. It needs nothing but Python:
+
+    python engine.py
+
+trains MLP(2, [8, 8, 1]) on two moons and prints the loss as it falls.
+
+Pieces ({pieces}).
+"""
+
+import math
+import random
+'''
+
+ENGINE_TAIL = '''
+
+def train(model, steps=60, lr={lr}):
+    """Full-batch gradient descent on the squared error, as in the course."""
+    for step in range(steps):
+        loss = sum(((model(x) - y) ** 2 for x, y in zip(XS, YS)), Value(0.0))
+        for p in model.parameters():
+            p.grad = 0.0
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        if step % 10 == 0 or step == steps - 1:
+            print(f"step {{step + 1}}: loss {{loss.data:.4f}}")
+    right = sum((model(x).data > 0) == (y > 0) for x, y in zip(XS, YS))
+    print(f"{{right}} of {{len(XS)}} points on their own side")
+    return loss.data
+
+
+if __name__ == "__main__":
+    random.seed(1)
+    train(MLP(2, [8, 8, 1]))
+'''
+
+COERCING = '''
+
+def _taking_numbers(method):
+    """My methods take two Values; a network also multiplies a Value by a plain number."""
+    def binary(self, other):
+        return method(self, _as_value(other))
+    binary.__name__ = method.__name__
+    return binary
+
+
+for _name in {names!r}:
+    setattr(Value, _name, _taking_numbers(getattr(Value, _name)))
+'''
+
+
+def _lines(code, node):
+    """The source lines of a definition (its decorators too), dedented."""
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return textwrap.dedent("\n".join(code.splitlines()[first - 1:node.end_lineno])).splitlines()
+
+
+def _strip_header(source):
+    """A module's source without its docstring and imports: the file has its own."""
+    tree = ast.parse(source)
+    body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))
+            and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str))]
+    lines = source.splitlines()
+    return "\n".join(lines[body[0].lineno - 1:]) if body else ""
+
+
+def engine_source(codes):
+    """One Python file: the reference engine's source with each method the learner
+    solved replaced by their own (their lines, comments and all), their network
+    classes or the reference's, the two moons and a training loop. It runs under
+    plain CPython, and trains."""
+    lines = ENGINE_SOURCE.splitlines()
+    value_class = next(n for n in ast.parse(ENGINE_SOURCE).body if isinstance(n, ast.ClassDef) and n.name == "Value")
+    methods = {item.name: item for item in value_class.body if isinstance(item, ast.FunctionDef)}
+    swaps, mine = [], []
+    for exercise, _page, name, _what in PIECES:
+        if exercise == NETWORK or exercise not in codes:
+            continue
+        try:
+            node = _method_node(codes[exercise], name)
+        except PieceError as e:
+            raise PieceError(e.detail, exercise) from None
+        swaps.append((methods[name], ["    " + line if line else line for line in _lines(codes[exercise], node)]))
+        mine.append(name)
+    for old, new in sorted(swaps, key=lambda swap: -swap[0].lineno):
+        lines[old.lineno - 1:old.end_lineno] = new
+    engine = _strip_header("\n".join(lines))
+    binary = [name for name in mine if name in BINARY]
+    coercing = COERCING.format(names=tuple(binary)) if binary else ""
+    if NETWORK in codes:
+        try:
+            classes = _class_nodes(codes[NETWORK])
+        except PieceError as e:
+            raise PieceError(e.detail, NETWORK) from None
+        network = "\n\n\n".join("\n".join(_lines(codes[NETWORK], c)) for c in classes)
+        mine.append("Neuron, Layer, MLP")
+    else:
+        network = _strip_header(NN_SOURCE)
+    theirs = [name for exercise, _page, name, _what in PIECES if exercise not in codes]
+    pieces = "; ".join(part for part in (f"mine: {', '.join(mine)}" if mine else "",
+                                         f"the course's reference: {', '.join(theirs)}" if theirs else "") if part)
+    moons = inspect.getsource(two_moons)
+    parts = [ENGINE_HEAD.format(pieces=pieces), "", engine.rstrip() + "\n" + coercing, "", network.rstrip(),
+             "", "", moons.rstrip(), "", "", "XS, YS = two_moons()", ENGINE_TAIL.format(lr=LR)]
+    return "\n".join(parts).rstrip() + "\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, exercise
+from .helpers import LEVEL, exercise, open_skip_test
 
 SLOT = "quiz-sub-backward"
 DRAFT = f'.course-exercise[data-slot="{SLOT}"] textarea.course-draft'
@@ -17,6 +17,7 @@ def test_typing_before_the_editor_loads_is_kept(page, site):
     held = []
     page.route("**/chunks/editor.*.js", lambda route: held.append(route))  # CodeMirror is slow today
     page.goto(site + LEVEL)
+    open_skip_test(page)  # the skip test is folded until asked for
     draft = page.locator(DRAFT)
     draft.click()
     page.keyboard.press("Control+Home")

@@ -22,7 +22,7 @@ def test_the_skip_tests_editors_show_the_blanks_not_the_engine(page, site, size)
         ex = exercise(page, slot)
         ex.scroll_into_view_if_needed()
         content = ex.locator(".cm-content")
-        expect(content).to_contain_text("____")
+        expect(content).to_contain_text("____", timeout=20_000)  # built once the test is opened
         expect(ex.locator(".cm-foldPlaceholder").first).to_be_visible()
         shown = content.inner_text()
         for line in ANSWERS:

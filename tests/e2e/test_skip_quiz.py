@@ -56,7 +56,7 @@ def test_the_skip_tests_editors_show_what_each_question_needs_not_the_engine(pag
         ex = exercise(page, slot)
         ex.scroll_into_view_if_needed()
         content = ex.locator(".cm-content")
-        expect(content).to_contain_text("____")  # the blanks are in view
+        expect(content).to_contain_text("____", timeout=20_000)  # the blanks are in view (the editor is built once opened)
         # every line of the editor is drawn (it is short), so what is drawn is what shows
         shown = [line.strip() for line in ex.locator(".cm-line").all_inner_texts()]
         code = [line for line in shown if line]
@@ -138,3 +138,79 @@ def test_a_question_whose_answer_was_shown_is_named_by_its_place(page, site):
     expect(q.locator(".course-quiz__note")).to_be_visible()
     # not cleared yet: the level's own items are still the way
     expect(page.locator(".course-level")).not_to_contain_text("Level cleared")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_skip_test_is_an_offer_folded_at_the_top(page, site, size):
+    page.set_viewport_size(SIZES[size])
+    page.goto(site + LEVEL)
+    box = page.locator(".course-quiz")
+    toggle = box.get_by_role("button", name="Take the short test")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(box.locator(".course-quiz__offer-line")).to_have_text(
+        "Already know this? A 4-item test clears the level. Each item counts on its first try only.")
+    expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_hidden()
+    height = box.bounding_box()["height"]
+    assert height < 300, f"the folded test is {height:.0f} px tall"  # 2,160 px before it folded
+    # the teaching starts on the first screen
+    teaching = page.get_by_text("In the chain rule level you pushed gradients backward by hand")
+    assert teaching.bounding_box()["y"] < SIZES[size]["height"], teaching.bounding_box()
+    page.screenshot(path=str(ROOT / "screenshots" / f"skip-test-folded-{size}.png"))
+    toggle.click()
+    expect(box.get_by_role("button", name="Hide the short test")).to_have_attribute("aria-expanded", "true")
+    expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_visible()
+    expect(page.locator('.course-exercise[data-slot="quiz-sub-backward"] .cm-content')).to_contain_text("____", timeout=20_000)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_skip_test_can_be_failed(page, site, size):
+    page.set_viewport_size(SIZES[size])
+    open_level(page, site)
+    # a Check of the untouched starter is no try
+    blank = exercise(page, "quiz-sub-backward")
+    expect(check(blank)).to_contain_text("Not yet")
+    expect(blank.locator(".course-quiz__note")).to_have_count(0)
+    # a wrong first answer, then the right one: right, but it can no longer count
+    expect(answer(page, "quiz-dl-da", "5")).to_contain_text("Not yet")
+    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
+    expect(question(page, "quiz-dl-da").locator(".course-quiz__note")).to_have_text(
+        "Your first try was not right, so the short test doesn't count this one: it counts first tries only.")
+    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    fill_blanks(page, blank, *SUB_ANSWER)
+    expect(check(blank)).to_contain_text("Passed")
+    tail = exercise(page, "quiz-backward-tail")
+    fill_blanks(page, tail, TAIL_ANSWER)
+    expect(check(tail)).to_contain_text("Passed")
+    status = page.locator(".course-quiz .course-quiz__status")
+    expect(status).to_have_text(
+        "You answered the first question wrong first, so the short test can't count it, and can no longer clear the "
+        "level. Solve it in the level instead: work through the sections below (an answer seen in the test costs no stars there).")
+    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
+    expect(page.locator(".course-level")).not_to_contain_text("Level cleared")
+    # folded after a reload, to its one-line result
+    page.reload()
+    box = page.locator(".course-quiz")
+    expect(box.locator(".course-quiz__offer-line")).to_have_text(
+        "Short test: 3 of 4 counted; 1 can no longer count, so work through the level below.")
+    expect(box.get_by_role("button", name="Show the short test")).to_be_visible()
+    expect(status).to_be_hidden()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ROOT / "screenshots" / f"skip-test-failed-{size}.png"))
+
+
+def test_a_passed_skip_test_folds_to_its_result(page, site):
+    open_level(page, site)
+    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    for slot, answers in (("quiz-sub-backward", SUB_ANSWER), ("quiz-backward-tail", (TAIL_ANSWER,))):
+        ex = exercise(page, slot)
+        fill_blanks(page, ex, *answers)
+        expect(check(ex)).to_contain_text("Passed")
+    expect(page.locator(".course-level")).to_contain_text("through the short test")
+    page.reload()
+    expect(page.locator(".course-quiz__offer-line")).to_have_text(
+        "Short test: all 4 right on the first try. It cleared the level.")
+    expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_hidden()

@@ -1,10 +1,17 @@
 """Progress storage: disabled storage, a full quota, old schemas, export and import."""
 
 import json
+import re
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
+from .conftest import wait_for_python
 from .helpers import LEVEL, answer, confirm, question, reloaded
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
 def test_storage_disabled_leaves_the_site_working(browser, site):
@@ -62,11 +69,20 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     page.goto(site + "/")
     with page.expect_file_chooser() as chooser:
         page.get_by_role("button", name="Import progress").click()
-    page.evaluate("window.__beforeReload = true")
     chooser.value.set_files(str(saved))
-    reloaded(page)  # the import reloads the page
+    dialog = page.locator("dialog.course-dialog")  # it asks first, saying what each side holds
+    expect(dialog).to_contain_text("In this browser now: 0 levels cleared, 0 questions and exercises solved")
+    expect(dialog).to_contain_text("In progress.json: 0 levels cleared, 1 question or exercise solved")
+    page.evaluate("window.__beforeReload = true")
+    confirm(page, "Replace")
+    reloaded(page)  # the import reloads the page, and the page that loads says what came in
+    expect(page.locator(".course-notices")).to_have_text(re.compile(
+        r"^Imported progress\.json \(0 levels cleared, 1 question or exercise solved, code saved for \d+ exercises?\), "
+        r"in place of the progress that was here\.$"))
     page.goto(site + LEVEL)
     expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
+    page.goto(site + "/")
+    expect(page.locator(".course-notices")).to_have_count(0)  # said once
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"hello": 1}')
@@ -76,29 +92,76 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     chooser.value.set_files(str(bad))
     expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
 
-
-def test_a_crafted_progress_file_never_makes_a_script_link(page, site, tmp_path):
-    page.goto(site + "/")
-    crafted = {"version": 1, "levels": {}, "code": {},
-               "last": {"url": "javascript:alert(document.domain)", "title": "Go", "level": "autograd"}}
-    bad = tmp_path / "crafted.json"
-    bad.write_text(json.dumps(crafted))
+    bad.write_text("<html>not a progress file</html>")
     with page.expect_file_chooser() as chooser:
         page.get_by_role("button", name="Import progress").click()
     chooser.value.set_files(str(bad))
-    expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
+    expect(page.locator(".course-feedback")).to_have_text(
+        "Could not import: This file is not a progress file: it is not even JSON, so it may be damaged or another "
+        "kind of file. Choose the file that Export progress saved (autograd-course-progress.json).")
+
+
+def import_file(page, path):
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import progress").click()
+    chooser.value.set_files(str(path))
+
+
+def test_import_can_merge_or_be_cancelled(page, site, tmp_path):
+    mine = {"version": 1, "levels": {"autograd": {"items": {"quiz-square": {"solved": True}}}}, "code": {}}
+    theirs = {"version": 1, "levels": {"autograd": {"items": {"quiz-dl-da": {"solved": True}}}}, "code": {}}
+    page.goto(site + "/")
+    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(mine))
+    page.reload()
+    path = tmp_path / "theirs.json"
+    path.write_text(json.dumps(theirs))
+    import_file(page, path)
+    confirm(page, "Cancel")
+    expect(page.locator(".course-feedback")).to_have_text("Nothing imported: your progress is as it was.")
+    assert json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))["levels"] == mine["levels"]
+    import_file(page, path)
+    page.evaluate("window.__beforeReload = true")
+    confirm(page, "Merge")
+    reloaded(page)
+    expect(page.locator(".course-notices")).to_contain_text("merged with the progress already here")
+    items = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))["levels"]["autograd"]["items"]
+    assert items["quiz-square"]["solved"] and items["quiz-dl-da"]["solved"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_crafted_resume_link_off_the_site_is_neutralised(page, site, tmp_path, size):
+    page.set_viewport_size(SIZES[size])
+    page.goto(site + "/")
+    bad = tmp_path / "crafted.json"
+    for url in ("https://evil.example/", "//evil.example/autograd/", "/\\evil.example/", "javascript:alert(document.domain)"):
+        crafted = {"version": 1, "levels": {"nudges": {"items": {"q": {"solved": True, "extra": "<b>x</b>"}}}},
+                   "code": {}, "planted": {"a": 1},
+                   "last": {"url": url, "title": "Go", "level": "autograd", "onclick": "alert(1)"}}
+        bad.write_text(json.dumps(crafted))
+        import_file(page, bad)
+        expect(page.locator("dialog.course-dialog")).to_contain_text(
+            "Left out of the file: its Resume link, which did not point to a page of this course; fields this course does not use.")
+        if url.startswith("https"):
+            page.screenshot(path=str(ROOT / "screenshots" / f"import-asks-{size}.png"))
+        page.evaluate("window.__beforeReload = true")
+        confirm(page, "Replace")
+        reloaded(page)
+        saved = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))
+        assert "last" not in saved and "planted" not in saved, saved
+        assert saved["levels"]["nudges"]["items"]["q"] == {"solved": True}
+        hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
+        assert all(h.startswith(site) for h in hrefs), hrefs
     for wrong in ({"levels": {"autograd": {"items": {"q": {"solved": "yes"}}}}}, {"code": {"slot": 1}},
                   {"levels": {"autograd": {"items": {}, "stars": 99}}}):
         bad.write_text(json.dumps({**crafted, "last": {"url": "/autograd/", "title": "Go"}, **wrong}))
-        with page.expect_file_chooser() as chooser:
-            page.get_by_role("button", name="Import progress").click()
-        chooser.value.set_files(str(bad))
+        import_file(page, bad)
         expect(page.get_by_text("Could not import: This file is not a progress file of this course.")).to_be_visible()
 
 
-def test_the_resume_link_takes_only_relative_or_http_urls(page, site):
+def test_the_resume_link_takes_only_a_path_on_this_site(page, site):
     page.goto(site + "/")
-    for url in ("javascript:alert(1)", " JaVa\tScRiPt:alert(1)", "data:text/html,<script>alert(1)</script>"):
+    for url in ("javascript:alert(1)", " JaVa\tScRiPt:alert(1)", "data:text/html,<script>alert(1)</script>",
+                "https://evil.example/", "//evil.example/"):
         # written where only the page's own code could (a stale or tampered entry): the link is not rendered
         page.evaluate("""(url) => {
             const data = JSON.parse(localStorage.getItem('byoa-progress')) || {version: 1, levels: {}, code: {}};
@@ -107,7 +170,7 @@ def test_the_resume_link_takes_only_relative_or_http_urls(page, site):
         }""", url)
         page.reload()
         hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
-        assert all(h.startswith(("http:", "https:")) for h in hrefs), hrefs
+        assert all(h.startswith(site) for h in hrefs), hrefs
     page.goto(site + LEVEL)
     page.goto(site + "/")
     expect(page.locator(".course-resume a")).to_have_attribute("href", site + LEVEL)
@@ -141,3 +204,31 @@ def test_two_tabs_keep_each_others_progress(browser, site):
     first.reload()
     expect(question(first, "quiz-dl-da").locator(".course-feedback")).to_contain_text("Right")
     context.close()
+
+
+def test_lab_inputs_survive_a_reload(page, site):
+    """x0 of the nudge lab and a typed expression come back after a reload, recomputed."""
+    page.goto(f"{site}/nudges/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='tangent']")
+    lab.get_by_label("x₀, where to measure the slope").fill("3")
+    lab.get_by_label("Nudge size h").select_option("1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:")
+    page.reload()
+    expect(lab.get_by_label("x₀, where to measure the slope")).to_have_value("3")
+    expect(lab.get_by_label("Nudge size h")).to_have_value("1")
+    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:", timeout=30_000)
+
+    page.goto(f"{site}/alive/")
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='expression']")
+    lab.get_by_label("Expression").fill("a*b + c")
+    lab.get_by_role("button", name="Draw graph").click()
+    graph = lab.locator("svg.course-lab__graph")
+    expect(graph.locator(".course-lab__node")).to_have_count(5)
+    page.reload()
+    expect(lab.get_by_label("Expression")).to_have_value("a*b + c")
+    expect(graph.locator(".course-lab__node")).to_have_count(5, timeout=30_000)
+    saved = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))
+    assert saved["labs"] == {"/nudges/|tangent#0|x0": "3", "/nudges/|tangent#0|h": "1",
+                             "/alive/|expression#0|expression": "a*b + c"}, saved["labs"]

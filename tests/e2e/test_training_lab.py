@@ -4,6 +4,7 @@ labelled, the decision boundary with axis labels, ticks and a legend, and the
 network; readable in both palettes, under the site's CSP."""
 
 import re
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -107,3 +108,37 @@ def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_ax
     for _ in range(40):
         page.keyboard.press("ArrowRight")
     expect(lab.locator(".course-lab__status").last).to_contain_text("The test point (3, 0.5)")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_new_run_shows_itself_and_keeps_the_earlier_curves(page, site, size):
+    page.set_viewport_size(SIZES[size])
+    open_trainer(page, site)
+    wait_for_python(page)
+    lab = page.locator(".course-lab[data-lab='training']")
+    lab.scroll_into_view_if_needed()
+    train(page, lab)
+    pictures = lab.locator(".course-training__pictures")
+    expect(pictures).to_be_visible()
+    lab.get_by_label("Learning rate").select_option("0.2")
+    lab.get_by_role("button", name=re.compile("^Train again")).click()
+    # while the new run trains, the last run's model is put away and the status names the run
+    expect(pictures).to_be_hidden()
+    expect(lab.locator(".course-lab__status").first).to_contain_text(re.compile(r"^Run 2, learning rate 0\.2: step \d+ of 120"))
+    expect(lab.locator(".course-lab__status").first).to_contain_text(
+        re.compile(r"Trained with learning rate 0\.2: loss .* in 120 steps\. The earlier run is dashed on the chart\."),
+        timeout=120_000)
+    expect(pictures).to_be_visible(timeout=30_000)
+    loss = lab.locator(".course-training__loss")
+    expect(loss).to_have_attribute("aria-label", re.compile(
+        r"^Loss curve: 120 steps, from 8\.75 to [0-9.]+; run 1: learning rate 0\.05: from 8\.75 to [0-9.]+\.$"))
+    legend = loss.locator(".u-legend .u-series")
+    expect(legend).to_have_count(2)
+    expect(legend.nth(0)).to_have_text("run 2: learning rate 0.2")
+    expect(legend.nth(1)).to_have_text("run 1: learning rate 0.05")
+    assert page.evaluate(f"document.querySelector(\"{LOSS}\").courseChart.uplot.series[2].dash") == [7, 5]
+    loss.scroll_into_view_if_needed()
+    page.screenshot(path=str(Path(__file__).resolve().parents[2] / "screenshots" / f"training-two-runs-{size}.png"))
+    # the learning rate is a setting the page keeps
+    page.reload()
+    expect(lab.get_by_label("Learning rate")).to_have_value("0.2")

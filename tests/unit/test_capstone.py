@@ -3,6 +3,8 @@ reference when every piece is right, and a wrong piece is pinned on its own blan
 
 import ast
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,59 @@ def test_the_boundary_is_the_learners_trained_network_on_a_grid():
     assert all((model(x).data > 0) == (y > 0) for x, y in zip(grid["points"], grid["labels"]))
     assert min(min(row) for row in grid["z"]) < 0 < max(max(row) for row in grid["z"])
     assert grid["right"] == len(grid["points"])
+
+
+def test_the_moons_need_a_curved_boundary():
+    """The lower moon's tip lies inside the triangle of three upper-moon points, so no
+    straight line puts every point on its own side."""
+    up = [x for x, y in zip(capstone.XS, capstone.YS) if y > 0]
+    down = [x for x, y in zip(capstone.XS, capstone.YS) if y < 0]
+    assert len(up) == len(down) == 8 and capstone.two_moons() == (capstone.XS, capstone.YS)
+
+    def inside(p, a, b, c):
+        side = [(b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) for a, b in ((a, b), (b, c), (c, a))]
+        return all(s > 0 for s in side) or all(s < 0 for s in side)
+    assert inside(down[0], up[0], up[4], up[-1]), (down[0], up[0], up[4], up[-1])
+
+
+def test_a_broken_mul_does_not_learn_while_the_reference_does():
+    broken = {**SOLUTIONS, "mul-backward": next(
+        m for m in catalog.load("mul-backward").mistakes if m.name == "uses-own-data").code}
+    run = capstone.train(broken, steps=30)
+    assert run["reference"][-1] < run["reference"][0] / 10  # the reference learns on its own path
+    assert run["losses"][-1] > run["losses"][0] * 0.9  # the broken engine does not
+    assert run["worst_gradient_gap"] > 1e-3
+    rest = capstone.train(broken, params=run["params"], reference_params=run["reference_params"], steps=5)
+    assert rest["reference"][0] < run["reference"][-1]  # resumed where the page left each engine
+
+
+def test_a_syntax_error_names_its_piece():
+    codes = {**SOLUTIONS, "tanh-backward": "class Value:\n    def tanh(self:\n"}
+    with pytest.raises(capstone.PieceError, match=r"^tanh \(tanh\): your saved code does not parse \(line 2"):
+        capstone.train(codes, steps=1)
+    row = next(r for r in capstone.check_pieces(codes) if r["exercise"] == "tanh-backward")
+    assert row["ok"] is False and row["problem"].startswith("your saved code does not parse (line 2")
+
+
+@pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network"])
+def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
+    codes = {"all": SOLUTIONS, "none": {}, "mul-only": {"mul-backward": SOLUTIONS["mul-backward"]},
+             "all-but-network": {e: c for e, c in SOLUTIONS.items() if e != capstone.NETWORK}}[which]
+    path = tmp_path / "engine.py"
+    path.write_text(capstone.engine_source(codes))
+    # plain CPython, in an empty folder, with none of the course on its path
+    done = subprocess.run([sys.executable, "-I", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    losses = [float(line.split("loss ")[1]) for line in done.stdout.splitlines() if line.startswith("step ")]
+    assert losses[-1] < losses[0] / 10, done.stdout
+    assert "16 of 16 points on their own side" in done.stdout
+
+
+def test_the_downloaded_engine_holds_the_learners_own_lines():
+    mul = SOLUTIONS["mul-backward"].replace("self.grad += other.data * out.grad",
+                                            "self.grad += other.data * out.grad  # my own line")
+    source = capstone.engine_source({"mul-backward": mul})
+    assert "            self.grad += other.data * out.grad  # my own line" in source.splitlines()
+    assert "mine: __mul__;" in source
+    with pytest.raises(capstone.PieceError, match="multiplication"):
+        capstone.engine_source({"mul-backward": "def ("})
