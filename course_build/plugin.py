@@ -51,6 +51,7 @@ CACHE_HEADERS = """/assets/course/*
 /assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
+UNSHIPPED = ("manifest.json", "early.inline.js")
 BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
 RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
                   .replace("__STORAGE_KEY__", STORAGE["key"])
@@ -81,7 +82,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.files_bytes = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent,
                                          Path(labs.__file__).parent)
         self.files_name = f"course.{hashlib.sha256(self.files_bytes).hexdigest()[:10]}.json"
-        self.exercises_dir_name = f"exercises.{self.files_name.split('.')[1]}"
+        self.exercise_files, self.exercises_dir_name = exercise_files(self.exercises)
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
         self.runtime_config = {
@@ -112,13 +113,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         assets = site / ASSETS
         if assets.exists():
             shutil.rmtree(assets)
-        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
+        # the bundler's manifest and the inlined early script are read by the build, not fetched:
+        # unhashed, they have no place under a year-long cache name
+        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built", *UNSHIPPED))
         (assets / self.files_name).write_bytes(self.files_bytes)
-        (assets / self.exercises_dir_name).mkdir()
-        for exercise in self.exercises.values():
-            folder = assets / self.exercises_dir_name
-            (folder / f"{exercise.id}.json").write_text(json.dumps(exercise.public_data()), encoding="utf-8")
-            (folder / f"{exercise.id}.grading.json").write_text(json.dumps(grading_data(exercise)), encoding="utf-8")
+        folder = assets / self.exercises_dir_name
+        folder.mkdir()
+        for name, data in self.exercise_files.items():
+            (folder / name).write_bytes(data)
         pyodide_root = site / "assets" / "pyodide"
         for old in pyodide_root.glob("*") if pyodide_root.is_dir() else []:
             if old.name != self.pyodide_version:
@@ -184,6 +186,22 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         # the Content-Security-Policy: its meta tag now, the whole site's script hashes in on_post_build
         self.csp_hashes = getattr(self, "csp_hashes", set()) | csp.inline_script_hashes(output)
         return csp.add_meta(output)
+
+
+def exercise_files(exercises):
+    """Each exercise's two JSON files, and the name of the folder that holds them.
+
+    `/assets/course/` is cached for a year as immutable (CACHE_HEADERS), so the folder
+    is named by a hash of these very bytes: a changed message, case or solution is a
+    new URL that every returning learner fetches, not a stale copy from their cache."""
+    files = {}
+    for exercise in exercises.values():
+        files[f"{exercise.id}.json"] = json.dumps(exercise.public_data()).encode()
+        files[f"{exercise.id}.grading.json"] = json.dumps(grading_data(exercise)).encode()
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return files, f"exercises.{digest.hexdigest()[:10]}"
 
 
 def _copy_if_changed(source, target):

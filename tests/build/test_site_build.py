@@ -1,5 +1,6 @@
 """`mkdocs build` output, and the build failing clearly on authoring mistakes."""
 
+import hashlib
 import json
 import os
 import re
@@ -36,6 +37,22 @@ def test_the_site_is_self_contained(site):
     assert 'name="course-runtime"' in html
     assert "immutable" in (site / "_headers").read_text()
     assert "fonts.googleapis" not in html and "cdn.jsdelivr" not in html and "unpkg" not in html
+
+
+def test_every_file_under_a_year_long_cache_name_is_named_by_its_content(site):
+    """`_headers` lets browsers keep /assets/course/ for a year without asking: a file
+    there whose name does not change with its bytes would reach no returning learner."""
+    assert "/assets/course/*\n  Cache-Control: public, max-age=31536000, immutable" in (site / "_headers").read_text()
+    course = site / "assets/course"
+    for path in (p for p in course.rglob("*") if p.is_file()):
+        assert re.search(r"[.-][A-Za-z0-9]{8,}[./]", path.relative_to(course).as_posix()), path
+    (files,) = course.glob("course.*.json")
+    assert files.name == f"course.{hashlib.sha256(files.read_bytes()).hexdigest()[:10]}.json"
+    (folder,) = course.glob("exercises.*")
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.iterdir() if p.suffix == ".json"):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    assert folder.name == f"exercises.{digest.hexdigest()[:10]}"
 
 
 def test_the_course_files_carry_no_answer(site):
