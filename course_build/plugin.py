@@ -28,16 +28,17 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 import engine
 import grader
 import labs
-from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
 from grader.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
+from .exercise_data import exercise_files, proved_grading_data
 from .math import render_math
 from .offline import write_service_worker
 from .packaging import course_bundle
 from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
+from .validate import check_course
 
 log = get_plugin_logger(__name__)
 
@@ -82,7 +83,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.files_bytes = course_bundle(Path(engine.__file__).parent, Path(grader.__file__).parent,
                                          Path(labs.__file__).parent)
         self.files_name = f"course.{hashlib.sha256(self.files_bytes).hexdigest()[:10]}.json"
-        self.exercise_files, self.exercises_dir_name = exercise_files(self.exercises)
+        self.grading = proved_grading_data(self.exercises)  # `make build` refuses what `grader prove` refuses
+        self.exercise_files, self.exercises_dir_name = exercise_files(self.exercises, self.grading)
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
         self.runtime_config = {
@@ -107,6 +109,17 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         script.type = "module"
         config.extra_javascript.append(script)
         return config
+
+    def on_files(self, files, config):
+        """Check the whole course (course_build/validate.py) before a page is rendered."""
+        pages = [(_shown(f.abs_src_path), f.src_uri, Path(f.abs_src_path).read_text(encoding="utf-8"))
+                 for f in files.documentation_pages()]
+        nav = set(_nav_files(config.nav)) if config.nav else None
+        problems = check_course(pages, self.exercises, nav)
+        if problems:
+            raise PluginError(f"course: {len(problems)} problem(s) in the course:\n  "
+                              + "\n  ".join(str(p) for p in problems))
+        return files
 
     def on_post_build(self, config):
         site = Path(config.site_dir)
@@ -188,20 +201,24 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return csp.add_meta(output)
 
 
-def exercise_files(exercises):
-    """Each exercise's two JSON files, and the name of the folder that holds them.
+def _shown(path):
+    """A path as an error message shows it: relative to where the build runs, when it can."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
 
-    `/assets/course/` is cached for a year as immutable (CACHE_HEADERS), so the folder
-    is named by a hash of these very bytes: a changed message, case or solution is a
-    new URL that every returning learner fetches, not a stale copy from their cache."""
-    files = {}
-    for exercise in exercises.values():
-        files[f"{exercise.id}.json"] = json.dumps(exercise.public_data()).encode()
-        files[f"{exercise.id}.grading.json"] = json.dumps(grading_data(exercise)).encode()
-    digest = hashlib.sha256()
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name] + b"\0")
-    return files, f"exercises.{digest.hexdigest()[:10]}"
+
+def _nav_files(nav):
+    """Every page file a `nav` names, however nested."""
+    for item in nav if isinstance(nav, list) else [nav]:
+        if isinstance(item, dict):
+            for value in item.values():
+                yield from _nav_files(value)
+        elif isinstance(item, list):
+            yield from _nav_files(item)
+        elif isinstance(item, str) and not item.startswith(("http://", "https://")):
+            yield item
 
 
 def _copy_if_changed(source, target):

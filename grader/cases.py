@@ -353,14 +353,15 @@ def signature(report):
 
 
 def expected_outputs(exercise, cases):
-    """The reference engine's outputs for value cases; the solution's for the rest
-    (the proof checks that the solution agrees with the reference)."""
+    """The reference engine's outputs for value cases; for the rest, those of the
+    exercise's answer key (catalog: reference.py, never solution.py), so the proof
+    checks the solution against something other than itself."""
     if exercise.grading["probe"] == "value":
         return [_reference(c["input"]) for c in cases]
-    report = collect(exercise.solution, exercise.grading["probe"], [c["input"] for c in cases],
+    report = collect(exercise.reference, exercise.grading["probe"], [c["input"] for c in cases],
                      exercise.timeout_seconds * 4)
     if report["status"] != "ran" or any(isinstance(o, dict) for o in report["outputs"]):
-        raise RuntimeError(f"{exercise.id}: the solution does not run on its own cases: {report}")
+        raise RuntimeError(f"{exercise.id}: the answer key (reference.py) does not run on the cases: {report}")
     return report["outputs"]
 
 

@@ -108,8 +108,12 @@ def test_blocks_render_with_their_data(site):
     assert '"grads": [-6.0, -4.0, -2.0, -2.0, -2.0, 7.0, 1.0]' in html.replace("&quot;", '"')
 
 
-def _broken_site(tmp_path, page, exercises_dir=ROOT / "exercises"):
-    """Build a one-page site with the course plugin; return the finished process."""
+def _broken_site(tmp_path, page, exercises_dir=None):
+    """Build a one-page site with the course plugin; return the finished process.
+    No exercises unless given: the build refuses an exercise that is on no page."""
+    if exercises_dir is None:
+        exercises_dir = tmp_path / "no-exercises"
+        exercises_dir.mkdir()
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text(page)
@@ -128,25 +132,25 @@ markdown_extensions: [admonition, attr_list]
 
 
 def test_unknown_exercise_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, "/// exercise | no-such-exercise\nPrompt\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// exercise | no-such-exercise\nPrompt\n///\n")
     assert result.returncode != 0
-    assert "unknown exercise id" in result.stderr and "no-such-exercise" in result.stderr
+    assert "unknown exercise" in result.stderr and "no-such-exercise" in result.stderr
 
 
 def test_a_block_with_bad_options_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, "/// question | q1\n    answer: [1, 2]\nWhat?\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// question | q1\n    answer: [1, 2]\nWhat?\n///\n")
     assert result.returncode != 0
-    assert "could not be read" in result.stderr and "question | q1" in result.stderr
+    assert "index.md:4: /// question: option 'answer': must be a number or a string" in result.stderr
 
 
 def test_a_wrong_choice_answer_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, '/// question | q1\n    kind: choice\n    choices: ["a", "b"]\n    answer: c\nWhat?\n///\n')
+    result = _broken_site(tmp_path, '/// level | t\n///\n/// question | q1\n    kind: choice\n    choices: ["a", "b"]\n    answer: c\nWhat?\n///\n')
     assert result.returncode != 0 and "is not one of the choices" in result.stderr
 
 
 def test_a_lab_question_with_a_number_of_its_own_fails_the_build(tmp_path):
     """A `predicts` question's numbers are the lab's (the engine's), never the page's."""
-    result = _broken_site(tmp_path, "/// question | q1\n    predicts: a\n    answer: 3\nWhat is dL/da?\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// question | q1\n    predicts: a\n    answer: 3\nWhat is dL/da?\n///\n")
     assert result.returncode != 0 and "the lab computes this question's answer" in result.stderr
 
 

@@ -78,7 +78,7 @@ def test_a_new_build_reaches_a_returning_learner_online_and_offline(browser, cou
     toml.write_text(toml.read_text().replace(old_message, NEW_MESSAGE))
     build(site, exercises, port)  # v2: same URLs for the pages, a changed mistake message
 
-    for visit in range(2):  # the next page load, or the one after it
+    for _visit in range(2):  # the next page load, or the one after it
         page.goto(url + "/accumulate/")
         python_ready(page)
         if NEW_MESSAGE in mistake_verdict(page).inner_text():

@@ -133,12 +133,14 @@ BASE = 'title = "T"\nlevel = "l"\n[grading]\nprobe = "call"\nfunction = "gradien
 @pytest.mark.parametrize("toml,words", [
     ('title = "T"\n', "'level' must be a non-empty string"),
     ('title = "T"\nlevel = "l"\nhints = "one"\n[grading]\nprobe = "value"\n', "'hints' must be a list"),
-    ('title = "T"\nlevel = "l"\ntimeout = 3\n', "unknown keys ['timeout']"),
+    ('title = "T"\nlevel = "l"\ntimeout = 3\n', "exercise.toml:3: exercise 'broken': unknown key 'timeout' (did you mean 'timeout_seconds'?)"),
     ('title = "T\nlevel = "l"\n', "not valid TOML"),
-    ('title = "T"\nlevel = "l"\n', "[grading] needs a probe"),
+    ('title = "T"\nlevel = "l"\n', "a [grading] table is required"),
+    ('title = "T"\nlevel = "l"\n[grading]\nprobe = "vaule"\n', "exercise.toml:4: exercise 'broken': [grading] needs a "
+     "probe, one of value, call, sgd, nn (did you mean 'value'?)"),
     (BASE + '[[mistakes]]\nname = "m"\n', "needs a 'name'"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\n', "exactly one of fill, edit or file"),
-    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "2 fillings for 1 blanks"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "`fill` gives 2 filling(s), but starter.py has 1 blank(s)"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nedit = [["y = 2", "y = 3"]]\n', "occurs 0 times"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfile = "gone.py"\n', "missing gone.py"),
 ])
