@@ -20,8 +20,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cases import OPERATIONS
 from .facts import BLANK
-from .probes import OPS, PROBES
+from .probes import PROBES
 
 ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -185,8 +186,9 @@ def _grading(folder, meta, text):
         _expect(isinstance(ops, list), folder, f"[grading] {key} must be a list of operations",
                 key_line(text, key, "grading"))
         for op in ops:
-            _expect(op in OPS, folder, f"[grading] {key}: unknown operation {op!r}{suggestion(op, OPS)}; "
-                    "a new operation is one entry in grader/ops.py", key_line(text, key, "grading"))
+            _expect(op in OPERATIONS, folder, f"[grading] {key}: unknown operation {op!r}"
+                    f"{suggestion(op, OPERATIONS)}; a new operation is declared in grader/cases.py OPERATIONS",
+                    key_line(text, key, "grading"))
     if grading["probe"] == "value":
         _expect(grading.get("ops"), folder, "[grading] a value exercise needs ops, e.g. [\"add\", \"mul\"]")
         stray = set(grading.get("focus", [])) - set(grading["ops"])
@@ -275,8 +277,8 @@ def load_all(root=ROOT):
 def load(exercise_id, root=ROOT):
     folder = Path(root) / exercise_id
     if not ID_PATTERN.match(exercise_id) or not (folder / "exercise.toml").is_file():
-        known = ", ".join(f.name for f in exercise_folders(root))
-        raise ExerciseError(f"unknown exercise {exercise_id!r}; known: {known}")
+        known = [f.name for f in exercise_folders(root)]
+        raise ExerciseError(f"unknown exercise {exercise_id!r}{suggestion(exercise_id, known)}")
     return load_exercise(folder)
 
 

@@ -154,3 +154,22 @@ def test_malformed_metadata_is_reported(tmp_path, toml, words):
 def test_fillings_indent_continuation_lines_to_the_blank():
     starter = "def f():\n    ____\n"
     assert fill_blanks(starter, ["a = 1\nreturn a"]) == "def f():\n    a = 1\n    return a\n"
+
+
+def test_new_like_an_existing_exercise_starts_from_a_copy_that_proves(tmp_path):
+    import shutil
+
+    root = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises" / "chain-by-hand", root / "chain-by-hand")
+    made = cli("--exercises", str(root), "new", "chain-again", "--like", "chain-by-hand", "--title", "Again")
+    assert made.returncode == 0, made.stderr
+    copy = load_exercise(root / "chain-again")
+    original = load_exercise(root / "chain-by-hand")
+    assert (copy.title, copy.level) == ("Again", original.level)
+    assert copy.reference == original.reference and copy.mistakes == original.mistakes
+    proved = cli("--exercises", str(root), "prove", "chain-again")
+    assert proved.returncode == 0 and "1 exercises proved, 0 problems" in proved.stdout, proved.stdout
+    unknown = cli("--exercises", str(root), "new", "other", "--like", "chain-by-hnad")
+    assert unknown.returncode == 2 and "unknown exercise 'chain-by-hnad'" in unknown.stderr
+    neither = cli("--exercises", str(root), "new", "other")
+    assert neither.returncode == 2 and "--level" in neither.stderr and "--like" in neither.stderr
