@@ -13,6 +13,7 @@ mistakes' signatures), which the page keeps and never sends to the worker. Pyodi
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -69,6 +70,17 @@ class CourseConfig(base.Config):
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
+    command = "build"
+
+    def on_startup(self, command, dirty):
+        # `mkdocs serve` gets the development policy (live reload) and, with COURSE_PREVIEW=1,
+        # the instructor's preview; neither can reach a site `mkdocs build` writes
+        self.command = command
+
+    @property
+    def serving(self):
+        return self.command == "serve"
+
     def on_config(self, config):
         try:
             self.exercises = load_all(self.config.exercises_dir)
@@ -103,7 +115,11 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             self.snapshot_job = pool.submit(make_snapshot, Path(self.config.pyodide_dir), self.files_bytes)
             pool.shutdown(wait=False)
         self.snapshot = None
-        config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
+        self.preview = self.serving and os.environ.get("COURSE_PREVIEW") == "1"
+        if not config.site_url:
+            log.warning("course: site_url is unset: canonical links, the sitemap and the 404 page under a "
+                        "sub-path need it; build with SITE_URL=https://your.host/path/ (docs/instructors.md)")
+        config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises, preview=self.preview))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
         script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
         script.type = "module"
@@ -146,9 +162,15 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if snapshot:
             (assets / snapshot.name).write_bytes(snapshot.data)
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
-        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
+        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()), dev=self.serving)
         self.csp_hashes = set()
         (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS + precompress.HEADERS_NOTE)
+        if self.serving:
+            # a preview served from memory: no offline copy to go stale between edits, nothing to compress
+            (site / "sw.js").unlink(missing_ok=True)
+            log.info("course: %s, live reload on", "instructor's preview (every lock open, every answer shown)"
+                     if self.preview else "serving")
+            return
         write_service_worker(site, BROWSER / "sw.js")
         # last: .br and .gz copies of the finished files (sw.js and the pages included)
         packed = precompress.precompress(site)
