@@ -89,6 +89,6 @@ def finalize(site, script_hashes, dev=False):
     return policy(hashes, header=True, dev=dev)
 
 
-def headers_block(header_policy):
-    """The `_headers` rule giving every path the policy."""
-    return f"/*\n  Content-Security-Policy: {header_policy}\n"
+def headers_block(header_policy, base=""):
+    """The `_headers` rule giving every path of the site (under `base`, site_url's path) the policy."""
+    return f"{base}/*\n  Content-Security-Policy: {header_policy}\n"

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -47,10 +48,11 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 ASSETS = "assets/course"
 # Every file under these folders has a content hash or a version in its path, so a
-# static host may cache it for a year (Netlify / Cloudflare Pages `_headers` format).
-CACHE_HEADERS = """/assets/course/*
+# static host may cache it for a year (Netlify / Cloudflare Pages `_headers` format;
+# `{base}` is site_url's path, for a site published under one).
+CACHE_HEADERS = """{base}/assets/course/*
   Cache-Control: public, max-age=31536000, immutable
-/assets/pyodide/*
+{base}/assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
 UNSHIPPED = ("manifest.json", "early.inline.js")
@@ -164,7 +166,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
         header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()), dev=self.serving)
         self.csp_hashes = set()
-        (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS + precompress.HEADERS_NOTE)
+        base = urlsplit(config.site_url or "/").path.rstrip("/")
+        (site / "_headers").write_text(csp.headers_block(header_policy, base) + CACHE_HEADERS.format(base=base)
+                                       + precompress.HEADERS_NOTE)
         if self.serving:
             # a preview served from memory: no offline copy to go stale between edits, nothing to compress
             (site / "sw.js").unlink(missing_ok=True)

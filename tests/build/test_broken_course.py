@@ -290,3 +290,13 @@ def test_a_call_exercise_without_an_answer_key(tmp_path):
     (folder / "reference.py").unlink()
     with pytest.raises(ExerciseError, match="needs reference.py: the expected outputs come from it, never from"):
         load_exercise(folder)
+
+
+def test_the_build_warns_when_site_url_is_unset(tmp_path):
+    """Canonical links, the sitemap and a sub-path's 404 page need it (tests/e2e/test_publish.py)."""
+    build_course(tmp_path, {"index.md": "# Hi\n"})
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(config.read_text().replace("site_url: http://127.0.0.1/\n", ""))
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(tmp_path / "s2")],
+                            cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0 and "site_url is unset" in result.stderr and "SITE_URL=" in result.stderr
