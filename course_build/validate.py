@@ -35,6 +35,10 @@ MAP_ENTRY = re.compile(r"\]\((?P<href>[^)#\s]+)[^)]*\)\{[^}]*data-level=\"(?P<le
 SCHEMAS = {block.NAME: block for block in BLOCKS}
 # blocks that only make sense inside a level: their ids and state are the level's
 LEVEL_BLOCKS = {"question", "exercise", "locked", "quiz", "recap"}
+# A slip is read inside "Not yet: <the learner's number> is <slip>" (course_browser/question.js),
+# so it names what that number is ("d's own value: …", "the right size with the wrong sign: …");
+# a slip that starts like these reads as "0.25 is that multiplies by x".
+SLIP_OPENINGS = {"that", "this", "it", "is", "was", "you", "your", "because", "which", "not", "yes", "no"}
 
 
 @dataclass
@@ -164,7 +168,14 @@ def check_question(block, problems):
             problems.append(Problem(block.path, line, f"{where}: answer {answer!r} is not a number"))
             return
         tolerance = float(o.get("tolerance", 1e-3))
-        for slip in (o.get("slips") or {}) if isinstance(o.get("slips"), dict) else {}:
+        slips = o.get("slips") if isinstance(o.get("slips"), dict) else {}
+        for slip, text in slips.items():
+            first = str(text).split(maxsplit=1)[0].strip(",.:;").lower() if str(text).strip() else ""
+            if first in SLIP_OPENINGS:
+                problems.append(Problem(block.path, block.option_lines.get("slips", line),
+                                        f"{where}: the slip for {slip} reads \"Not yet: {slip} is {text}\": "
+                                        "name what the number is (\"x itself: …\", \"the slope of …\")"))
+        for slip in slips:
             if isinstance(slip, (int, float)) and abs(float(slip) - value) <= tolerance:
                 problems.append(Problem(block.path, block.option_lines.get("slips", line),
                                         f"{where}: the slip {slip} is the answer itself ({answer}): "

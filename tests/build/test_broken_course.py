@@ -120,6 +120,13 @@ def test_a_slip_that_is_the_answer(tmp_path):
     fails_with(tmp_path, {"index.md": page}, at(tmp_path, 6), "the slip 2.0 is the answer itself")
 
 
+def test_a_slip_that_does_not_fit_its_sentence(tmp_path):
+    """Learners read "Not yet: 0.25 is <slip>": a slip names what their number is."""
+    page = LEVEL + '/// question | q1\n    answer: 4\n    slips:\n      0.25: "that multiplies by x"\nWhat?\n///\n'
+    fails_with(tmp_path, {"index.md": page}, at(tmp_path, 6),
+               'reads "Not yet: 0.25 is that multiplies by x": name what the number is')
+
+
 def test_a_wrong_choice_answer(tmp_path):
     page = LEVEL + '/// question | q1\n    kind: choice\n    choices: ["yes", "no"]\n    answer: "yse"\nWhat?\n///\n'
     fails_with(tmp_path, {"index.md": page}, at(tmp_path, 7), "is not one of the choices",
