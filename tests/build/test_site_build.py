@@ -119,6 +119,7 @@ def _broken_site(tmp_path, page, exercises_dir=None):
     (docs / "index.md").write_text(page)
     config = tmp_path / "mkdocs.yml"
     config.write_text(f"""site_name: t
+site_url: http://127.0.0.1/
 docs_dir: {docs}
 theme: {{name: material, font: false}}
 plugins:
