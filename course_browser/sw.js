@@ -109,7 +109,9 @@ async function cacheFirst(path) {
 async function networkFirst(event, path) {
   let response;
   try {
-    response = await fetch(event.request);
+    // past the HTTP cache: a page without Cache-Control may be kept "fresh" by heuristics,
+    // and would serve the last build's page (and its data) to a returning learner
+    response = await fetch(event.request.url, { cache: "no-cache", credentials: "same-origin" });
   } catch {
     const cache = await caches.open(CACHE);
     const good = await verifiedFromCache(cache, path);

@@ -40,11 +40,15 @@ def inline_script_hashes(html_text):
     return hashes
 
 
-def policy(script_hashes, header=False):
-    """The policy, as a header value (`header=True` adds what only a header may say)."""
+def policy(script_hashes, header=False, dev=False):
+    """The policy, as a header value (`header=True` adds what only a header may say).
+    `dev=True` is `mkdocs serve`'s: its live-reload script is injected into each response
+    with a fresh id, so no hash can name it; it runs under 'unsafe-inline', which any
+    hash would switch off. Never written by `mkdocs build`."""
+    scripts = "'unsafe-inline'" if dev else " ".join(sorted(script_hashes))
     directives = [
         "default-src 'self'",
-        "script-src 'self' 'wasm-unsafe-eval' " + " ".join(sorted(script_hashes)),
+        "script-src 'self' 'wasm-unsafe-eval' " + scripts,
         "style-src 'self' 'unsafe-inline'",  # Material and the math carry style="" attributes
         "img-src 'self' data:",
         "font-src 'self' data:",
@@ -70,21 +74,21 @@ def add_meta(html_text):
     return re.sub(r"<head(\s[^>]*)?>", lambda m: m.group(0) + "\n" + META, html_text, count=1, flags=re.I)
 
 
-def finalize(site, script_hashes):
+def finalize(site, script_hashes, dev=False):
     """Write the policy into every page of the built site (pages the plugin never saw,
     like 404.html, get the meta tag here); returns the policy for the `_headers` file."""
     pages = {path: path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
     hashes = set(script_hashes)
     for text in pages.values():
         hashes |= inline_script_hashes(text)
-    meta_value = policy(hashes)
+    meta_value = policy(hashes, dev=dev)
     for path, text in pages.items():
         updated = add_meta(text).replace(PLACEHOLDER, meta_value, 1)
         if updated != text:
             path.write_text(updated, encoding="utf-8")
-    return policy(hashes, header=True)
+    return policy(hashes, header=True, dev=dev)
 
 
-def headers_block(header_policy):
-    """The `_headers` rule giving every path the policy."""
-    return f"/*\n  Content-Security-Policy: {header_policy}\n"
+def headers_block(header_policy, base=""):
+    """The `_headers` rule giving every path of the site (under `base`, site_url's path) the policy."""
+    return f"{base}/*\n  Content-Security-Policy: {header_policy}\n"

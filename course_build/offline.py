@@ -39,7 +39,7 @@ def _file(site, rel):
 
 
 def site_csp(site):
-    """The Content-Security-Policy `_headers` gives every path (`/*`), or None."""
+    """The Content-Security-Policy `_headers` gives every path (`/*`, or `/sub/path/*`), or None."""
     headers = site / "_headers"
     if not headers.is_file():
         return None
@@ -49,7 +49,7 @@ def site_csp(site):
             continue
         if line and not line[0].isspace():
             rule = line.strip()
-        elif rule == "/*" and line.strip().lower().startswith("content-security-policy:"):
+        elif rule and rule.endswith("/*") and line.strip().lower().startswith("content-security-policy:"):
             return line.strip().partition(":")[2].strip()
     return None
 

@@ -14,11 +14,13 @@ mistakes' signatures), which the page keeps and never sends to the worker. Pyodi
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -29,18 +31,19 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 import engine
 import labs
 import runner
-from grader.cases import grading_data
 from grader.catalog import ExerciseError, load_all
 from runner.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
 from .codewrap import hanging_indent
+from .exercise_data import exercise_files, proved_grading_data
 from .math import render_math
 from .offline import write_service_worker
 from .packaging import hashed_name, labs_bundle, runner_bundle
 from .search_index import exclude_hidden
 from .snapshot import VERIFIED_PYODIDE, SnapshotError, make_snapshot
+from .validate import check_course
 
 log = get_plugin_logger(__name__)
 
@@ -48,12 +51,14 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 ASSETS = "assets/course"
 # Every file under these folders has a content hash or a version in its path, so a
-# static host may cache it for a year (Netlify / Cloudflare Pages `_headers` format).
-CACHE_HEADERS = """/assets/course/*
+# static host may cache it for a year (Netlify / Cloudflare Pages `_headers` format;
+# `{base}` is site_url's path, for a site published under one).
+CACHE_HEADERS = """{base}/assets/course/*
   Cache-Control: public, max-age=31536000, immutable
-/assets/pyodide/*
+{base}/assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
+UNSHIPPED = ("manifest.json", "early.inline.js")
 BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
 RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
                   .replace("__STORAGE_KEY__", STORAGE["key"])
@@ -70,6 +75,17 @@ class CourseConfig(base.Config):
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
+    command = "build"
+
+    def on_startup(self, command, dirty):
+        # `mkdocs serve` gets the development policy (live reload) and, with COURSE_PREVIEW=1,
+        # the instructor's preview; neither can reach a site `mkdocs build` writes
+        self.command = command
+
+    @property
+    def serving(self):
+        return self.command == "serve"
+
     def on_config(self, config):
         try:
             self.exercises = load_all(self.config.exercises_dir)
@@ -85,7 +101,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.files_name = hashed_name("runner", self.files_bytes)
         self.labs_bytes = labs_bundle(Path(engine.__file__).parent, Path(labs.__file__).parent)
         self.labs_name = hashed_name("labs", self.labs_bytes)
-        self.exercises_dir_name = f"exercises.{hashlib.sha256(self.files_bytes + self.labs_bytes).hexdigest()[:10]}"
+        self.grading = proved_grading_data(self.exercises)  # `make build` refuses what `grader prove` refuses
+        self.exercise_files, self.exercises_dir_name = exercise_files(self.exercises, self.grading)
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
         self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
         self.runtime_config = {
@@ -104,26 +121,42 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             self.snapshot_job = pool.submit(make_snapshot, Path(self.config.pyodide_dir), self.files_bytes)
             pool.shutdown(wait=False)
         self.snapshot = None
-        config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises))
+        self.preview = self.serving and os.environ.get("COURSE_PREVIEW") == "1"
+        if not config.site_url:
+            log.warning("course: site_url is unset: canonical links, the sitemap and the 404 page under a "
+                        "sub-path need it; build with SITE_URL=https://your.host/path/ (docs/instructors.md)")
+        config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises, preview=self.preview))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
         script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
         script.type = "module"
         config.extra_javascript.append(script)
         return config
 
+    def on_files(self, files, config):
+        """Check the whole course (course_build/validate.py) before a page is rendered."""
+        pages = [(_shown(f.abs_src_path), f.src_uri, Path(f.abs_src_path).read_text(encoding="utf-8"))
+                 for f in files.documentation_pages()]
+        nav = set(_nav_files(config.nav)) if config.nav else None
+        problems = check_course(pages, self.exercises, nav)
+        if problems:
+            raise PluginError(f"course: {len(problems)} problem(s) in the course:\n  "
+                              + "\n  ".join(str(p) for p in problems))
+        return files
+
     def on_post_build(self, config):
         site = Path(config.site_dir)
         assets = site / ASSETS
         if assets.exists():
             shutil.rmtree(assets)
-        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built"))
+        # the bundler's manifest and the inlined early script are read by the build, not fetched:
+        # unhashed, they have no place under a year-long cache name
+        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built", *UNSHIPPED))
         (assets / self.files_name).write_bytes(self.files_bytes)
         (assets / self.labs_name).write_bytes(self.labs_bytes)
-        (assets / self.exercises_dir_name).mkdir()
-        for exercise in self.exercises.values():
-            folder = assets / self.exercises_dir_name
-            (folder / f"{exercise.id}.json").write_text(json.dumps(exercise.public_data()), encoding="utf-8")
-            (folder / f"{exercise.id}.grading.json").write_text(json.dumps(grading_data(exercise)), encoding="utf-8")
+        folder = assets / self.exercises_dir_name
+        folder.mkdir()
+        for name, data in self.exercise_files.items():
+            (folder / name).write_bytes(data)
         pyodide_root = site / "assets" / "pyodide"
         for old in pyodide_root.glob("*") if pyodide_root.is_dir() else []:
             if old.name != self.pyodide_version:
@@ -136,9 +169,17 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if snapshot:
             (assets / snapshot.name).write_bytes(snapshot.data)
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
-        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()))
+        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()), dev=self.serving)
         self.csp_hashes = set()
-        (site / "_headers").write_text(csp.headers_block(header_policy) + CACHE_HEADERS + precompress.HEADERS_NOTE)
+        base = urlsplit(config.site_url or "/").path.rstrip("/")
+        (site / "_headers").write_text(csp.headers_block(header_policy, base) + CACHE_HEADERS.format(base=base)
+                                       + precompress.HEADERS_NOTE)
+        if self.serving:
+            # a preview served from memory: no offline copy to go stale between edits, nothing to compress
+            (site / "sw.js").unlink(missing_ok=True)
+            log.info("course: %s, live reload on", "instructor's preview (every lock open, every answer shown)"
+                     if self.preview else "serving")
+            return
         write_service_worker(site, BROWSER / "sw.js")
         # last: .br and .gz copies of the finished files (sw.js and the pages included)
         packed = precompress.precompress(site)
@@ -191,6 +232,26 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         # the Content-Security-Policy: its meta tag now, the whole site's script hashes in on_post_build
         self.csp_hashes = getattr(self, "csp_hashes", set()) | csp.inline_script_hashes(output)
         return csp.add_meta(output)
+
+
+def _shown(path):
+    """A path as an error message shows it: relative to where the build runs, when it can."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _nav_files(nav):
+    """Every page file a `nav` names, however nested."""
+    for item in nav if isinstance(nav, list) else [nav]:
+        if isinstance(item, dict):
+            for value in item.values():
+                yield from _nav_files(value)
+        elif isinstance(item, list):
+            yield from _nav_files(item)
+        elif isinstance(item, str) and not item.startswith(("http://", "https://")):
+            yield item
 
 
 def _copy_if_changed(source, target):

@@ -6,6 +6,7 @@
     python -m grader mutate [<id> ...]            every mutant of the learner-written lines dies
     python -m grader mistake <id> <name>          print a known mistake as a whole file
     python -m grader new <id> --level <level>     start a new exercise from the template
+    python -m grader new <id> --like <existing>   ... or from a copy of an existing exercise
     python -m grader list
 
 Every command takes --exercises DIR (default: the project's exercises/).
@@ -13,6 +14,7 @@ Every command takes --exercises DIR (default: the project's exercises/).
 
 import argparse
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -47,18 +49,31 @@ def _selected(ids, root=ROOT):
     return [load(i, root) for i in ids] if ids else list(load_all(root).values())
 
 
-def _new(exercise_id, level, title, root):
-    """Copy the template (a small function exercise that proves as it is) into a new folder."""
+def _new(exercise_id, level, title, root, like=None):
+    """Copy the template (a small function exercise that proves as it is), or the exercise
+    named by `like`, into a new folder; the copy keeps the source's level unless given one."""
     if not ID_PATTERN.match(exercise_id):
         raise ExerciseError(f"{exercise_id!r}: use lowercase words joined by hyphens")
+    if not like and not level:
+        raise ExerciseError("give the new exercise's level (--level <level>), or an exercise to copy (--like <id>)")
     folder = Path(root) / exercise_id
     if folder.exists():
         raise ExerciseError(f"{folder} exists already")
-    shutil.copytree(Path(__file__).parent / "template", folder)
+    source = Path(load(like, root).folder) if like else Path(__file__).parent / "template"
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("__pycache__"))
     toml = folder / "exercise.toml"
-    toml.write_text(toml.read_text().replace("TITLE", title or exercise_id.replace("-", " ").capitalize())
-                    .replace("LEVEL", level))
-    print(f"created {folder}: edit starter.py, solution.py and exercise.toml, then `make check`")
+    text = toml.read_text(encoding="utf-8")
+    title = title or exercise_id.replace("-", " ").capitalize()
+    if like:
+        text = re.sub(r"(?m)^title = .*$", lambda _: f"title = {json.dumps(title, ensure_ascii=False)}", text, count=1)
+        if level:
+            text = re.sub(r"(?m)^level = .*$", lambda _: f"level = {json.dumps(level)}", text, count=1)
+    else:
+        text = text.replace("TITLE", title).replace("LEVEL", level)
+    toml.write_text(text, encoding="utf-8")
+    print(f"created {folder} (from {source.name}): edit starter.py, solution.py, reference.py and "
+          f"exercise.toml, place it on a page with `/// exercise | {exercise_id}`, then `python -m grader prove "
+          f"{exercise_id}`")
     return 0
 
 
@@ -107,7 +122,8 @@ def main(argv=None):
     sub.add_parser("list", help="list the exercises")
     n = sub.add_parser("new", help="start a new exercise from the template")
     n.add_argument("exercise")
-    n.add_argument("--level", required=True)
+    n.add_argument("--level", default="", help="the level (page) it belongs to; required without --like")
+    n.add_argument("--like", default="", help="copy this existing exercise instead of the template")
     n.add_argument("--title", default="")
     args = parser.parse_args(argv)
     root = Path(args.root)
@@ -147,7 +163,7 @@ def main(argv=None):
                 _print_verdict(verdict)
             return 0 if verdict["passed"] and verdict["headline"] == HEADLINE["passed"] else 1
         if args.command == "new":
-            return _new(args.exercise, args.level, args.title, root)
+            return _new(args.exercise, args.level, args.title, root, args.like)
         if args.command == "prove":
             return _prove(args.exercises, root)
         return _mutate(args.exercises, root)

@@ -22,8 +22,26 @@ from runner import probes
 from runner.execute import collect
 from runner.facts import TOLERANCE
 
-SYMBOL = {"add": "+", "mul": "*", "sub": "-", "div": "/", "pow": "**"}
-BINARY = ("add", "mul", "sub", "div")
+# Every operation a value exercise may list in [grading] `ops` and `focus`, declared once.
+# Case generation reads its shape and domain, case texts its symbol (a method call when it
+# has none), group names its word. The worker applies it to the learner's Value under the
+# same name (grader/probes.py OPS: one line each, held equal to this table by
+# tests/build/test_operations.py). A new operation: an entry here, and its line there.
+OPERATIONS = {
+    "add": {"shape": "binary", "symbol": "+", "word": "a sum"},
+    "mul": {"shape": "binary", "symbol": "*", "word": "a product"},
+    "sub": {"shape": "binary", "symbol": "-", "word": "a difference"},
+    "div": {"shape": "binary", "symbol": "/", "word": "a quotient", "divides_by_second": True},
+    "pow": {"shape": "power", "symbol": "**", "word": "a power"},
+    "exp": {"shape": "unary", "word": "exp"},
+    "tanh": {"shape": "unary", "word": "tanh"},
+    "relu": {"shape": "unary", "word": "relu"},
+    # defined for x > 0 only: its "near zero" cases come from the right
+    "log": {"shape": "unary", "word": "log", "positive_only": True},
+}
+SYMBOL = {op: o["symbol"] for op, o in OPERATIONS.items() if "symbol" in o}
+BINARY = tuple(op for op, o in OPERATIONS.items() if o["shape"] == "binary")
+POSITIVE_ONLY = {op for op, o in OPERATIONS.items() if o.get("positive_only")}
 EXPONENTS = (2, 3, -1, 4)
 LETTERS = "abcdefgh"
 
@@ -102,8 +120,8 @@ def _leaf_value(rng, low=0.3, high=2.5):
 
 
 def _operation(op, args):
-    if op == "pow":
-        return ["pow", args[0], ["k", args[1]]]
+    if OPERATIONS[op]["shape"] == "power":
+        return [op, args[0], ["k", args[1]]]
     return [op, *args]
 
 
@@ -111,7 +129,7 @@ def _rule_case(rng, op, leaves, start, same=False):
     if op in BINARY:
         node = _operation(op, [0, 0] if same else [0, 1])
         leaves = leaves[:1] if same else leaves[:2]
-    elif op == "pow":
+    elif OPERATIONS[op]["shape"] == "power":
         node = _operation(op, [0, rng.choice(EXPONENTS)])
         leaves = leaves[:1]
     else:
@@ -138,7 +156,7 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
     def add(op, args):
         nodes.append(_operation(op, args))
         consumers.append(0)
-        for a in (args[:1] if op == "pow" else args):
+        for a in (args[:1] if OPERATIONS[op]["shape"] == "power" else args):
             consumers[a] += 1
 
     for _ in range(n_nodes):
@@ -146,7 +164,7 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
         if op in BINARY:
             i = pick()
             add(op, [i, i if rng.random() < 0.2 else pick()])
-        elif op == "pow":
+        elif OPERATIONS[op]["shape"] == "power":
             add(op, [pick(), rng.choice(EXPONENTS)])
         else:
             add(op, [pick()])
@@ -162,9 +180,6 @@ def _graph_case(rng, ops, weights, n_leaves, n_nodes):
     return {"mode": "backward", "leaves": leaves, "nodes": nodes}
 
 
-# Operations defined only for positive inputs: their "near zero" cases come from the right.
-POSITIVE_ONLY = {"log"}
-
 
 def _near_zero(rng, zeros, positive=False):
     choices = [0.001, 0.05, 0.2] if positive else [0.001, -0.001, 0.05, -0.05, 0.2, -0.2] + ([0.0] if zeros else [])
@@ -179,9 +194,10 @@ def _near_zero_inputs(rng, op, zeros):
     other = _leaf_value(rng, 0.3, 1.5)
     if op in POSITIVE_ONLY:  # a rule like 1/x is steepest here
         return [[0.001, other], [0.01, other]]
-    fixed = [[-0.001, other], [other, -0.001] if op in BINARY and op != "div" else [0.001, other]]
+    zero_second = op in BINARY and not OPERATIONS[op].get("divides_by_second")
+    fixed = [[-0.001, other], [other, -0.001] if zero_second else [0.001, other]]
     if zeros:
-        fixed[:0] = [[0.0, other]] + ([[other, 0.0]] if op in BINARY and op != "div" else [])
+        fixed[:0] = [[0.0, other]] + ([[other, 0.0]] if zero_second else [])
     return fixed
 
 
@@ -203,8 +219,7 @@ def value_cases(grading, rng):
                 raise RuntimeError(f"could not make sound cases for group {name!r}")
 
     for op in focus:
-        word = {"add": "a sum", "mul": "a product", "sub": "a difference", "div": "a quotient",
-                "pow": "a power", "exp": "exp", "tanh": "tanh", "relu": "relu", "log": "log"}[op]
+        word = OPERATIONS[op]["word"]
         group(f"The rule of {word} on its own, at random inputs and upstream gradients",
               lambda op=op: _rule_case(rng, op, [_leaf_value(rng), _leaf_value(rng)], 0.0), 6)
         group(f"The rule of {word} adds into gradients that are already there"
@@ -369,14 +384,15 @@ def signature(report):
 
 
 def expected_outputs(exercise, cases):
-    """The reference engine's outputs for value cases; the solution's for the rest
-    (the proof checks that the solution agrees with the reference)."""
+    """The reference engine's outputs for value cases; for the rest, those of the
+    exercise's answer key (catalog: reference.py, never solution.py), so the proof
+    checks the solution against something other than itself."""
     if exercise.grading["probe"] == "value":
         return [_reference(c["input"]) for c in cases]
-    report = collect(exercise.solution, exercise.grading["probe"], [c["input"] for c in cases],
+    report = collect(exercise.reference, exercise.grading["probe"], [c["input"] for c in cases],
                      exercise.timeout_seconds * 4)
     if report["status"] != "ran" or any(isinstance(o, dict) for o in report["outputs"]):
-        raise RuntimeError(f"{exercise.id}: the solution does not run on its own cases: {report}")
+        raise RuntimeError(f"{exercise.id}: the answer key (reference.py) does not run on the cases: {report}")
     return report["outputs"]
 
 

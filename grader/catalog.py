@@ -3,6 +3,8 @@
     exercise.toml   title, level, timeout_seconds, hints, gives, [grading], [[mistakes]]
     starter.py      what the learner starts from; blanks are written ____
     solution.py     one correct answer (shown only when the learner asks)
+    reference.py    the answer key of a call or sgd exercise, written apart from the solution
+                    (value exercises use the reference engine, nn ones its MLP)
     equivalent.toml optional: mutants of the solution that are not wrong, each with a reason
 
 A known mistake is a *filling*: the text a learner might type into each blank
@@ -11,6 +13,7 @@ A known mistake is a *filling*: the text a learner might type into each blank
 one out as a whole file.
 """
 
+import difflib
 import json
 import re
 import tomllib
@@ -20,11 +23,17 @@ from pathlib import Path
 from runner.facts import BLANK
 from runner.probes import PROBES
 
+from .cases import OPERATIONS
 from .gives import GivesError, given_files
 
 ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# every key an exercise.toml may hold, by table; a key not listed stops the build with a suggestion
+# (`gives`: names of the course given to the learner, e.g. "engine.given.backward_pass")
 META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading", "gives"}
+GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "arity", "low", "high", "points"}
+MISTAKE_KEYS = {"name", "message", "fill", "edit", "file"}
+EQUIVALENT_KEYS = {"after", "before", "line", "reason"}
 
 
 class ExerciseError(Exception):
@@ -52,6 +61,7 @@ class Exercise:
     folder: str = ""
     equivalent: tuple = ()
     gives: tuple = ()  # names the exercise gives the learner's code (grader/gives.py)
+    reference: str = ""  # code whose outputs are the expected ones ("" for value exercises)
 
     def public_data(self):
         """What the page fetches before any grading data: shown on request only."""
@@ -68,16 +78,45 @@ def _read(folder, name):
     return path.read_text(encoding="utf-8")
 
 
-def _expect(condition, folder, message):
+def _expect(condition, folder, message, line=None, file="exercise.toml"):
     if not condition:
-        raise ExerciseError(f"exercise {folder.name!r}: {message} ({folder / 'exercise.toml'})")
+        where = f"{folder / file}:{line}" if line else f"{folder / file}"
+        raise ExerciseError(f"{where}: exercise {folder.name!r}: {message}")
 
 
-def _read_meta(folder):
+def suggestion(word, known):
+    """' (did you mean 'focus'?)' for a near miss, else the list of what is known."""
+    close = difflib.get_close_matches(str(word), sorted(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(known))})"
+
+
+def key_line(text, key, table=None, nth=0):
+    """The 1-based line of `key =` in a TOML text, inside `[table]` or `[[table]]` number
+    `nth` when given; None when not found (the message then names the file alone)."""
+    current, seen = None, -1
+    for number, line in enumerate(text.splitlines(), 1):
+        header = re.match(r"^\s*\[\[?\s*([\w.-]+)\s*\]\]?", line)
+        if header:
+            current = header[1]
+            seen += current == table
+            continue
+        if re.match(rf"^\s*{re.escape(key)}\s*=", line) and current == table and (table is None or seen == nth):
+            return number
+    return None
+
+
+def _check_keys(folder, text, table, known, where, table_name=None, nth=0):
+    for key in table:
+        _expect(key in known, folder, f"unknown key {key!r}{where}{suggestion(key, known)}",
+                key_line(text, key, table_name, nth))
+
+
+def _read_meta(folder, name="exercise.toml"):
+    text = _read(folder, name)
     try:
-        return tomllib.loads(_read(folder, "exercise.toml"))
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as e:
-        raise ExerciseError(f"exercise {folder.name!r}: exercise.toml is not valid TOML: {e}") from None
+        raise ExerciseError(f"{folder / name}: exercise {folder.name!r}: not valid TOML: {e}") from None
 
 
 def blank_positions(code):
@@ -90,8 +129,12 @@ def fill_blanks(starter, fills):
     """The starter with each blank replaced by its filling. Continuation lines of
     a multi-line filling are indented to the blank's column."""
     pieces = starter.split(BLANK)
+    if len(pieces) == 1:
+        raise ValueError(f"starter.py has no blank: write {BLANK} where the learner types, "
+                         "or give the mistake as `edit` of the solution")
     if len(fills) != len(pieces) - 1:
-        raise ValueError(f"{len(fills)} fillings for {len(pieces) - 1} blanks")
+        raise ValueError(f"`fill` gives {len(fills)} filling(s), but starter.py has {len(pieces) - 1} "
+                         f"blank(s) ({BLANK}): one filling per blank, in reading order")
     out = [pieces[0]]
     for fill, rest in zip(fills, pieces[1:]):
         column = len("".join(out).rsplit("\n", 1)[-1])
@@ -109,13 +152,17 @@ def apply_edits(solution, edits):
     return code
 
 
-def _mistake(folder, entry, starter, solution):
-    _expect(isinstance(entry, dict) and isinstance(entry.get("name"), str)
+def _mistake(folder, entry, starter, solution, text, nth):
+    _expect(isinstance(entry, dict), folder, "each [[mistakes]] must be a table")
+    _check_keys(folder, text, entry, MISTAKE_KEYS, " in [[mistakes]]", "mistakes", nth)
+    _expect(isinstance(entry.get("name"), str)
             and ID_PATTERN.match(entry["name"]) and isinstance(entry.get("message"), str)
             and entry["message"].strip(), folder,
-            "each [[mistakes]] needs a 'name' (lowercase-with-hyphens) and a non-empty 'message'")
+            "each [[mistakes]] needs a 'name' (lowercase-with-hyphens) and a non-empty 'message'",
+            key_line(text, "name", "mistakes", nth))
     ways = [k for k in ("fill", "edit", "file") if k in entry]
-    _expect(len(ways) == 1, folder, f"mistake {entry['name']!r} needs exactly one of fill, edit or file")
+    _expect(len(ways) == 1, folder, f"mistake {entry['name']!r} needs exactly one of fill, edit or file",
+            key_line(text, "name", "mistakes", nth))
     try:
         if "fill" in entry:
             code = fill_blanks(starter, entry["fill"])
@@ -124,27 +171,84 @@ def _mistake(folder, entry, starter, solution):
         else:
             code = _read(folder, entry["file"])
     except (ValueError, TypeError) as e:
-        raise ExerciseError(f"exercise {folder.name!r}: mistake {entry['name']!r}: {e}") from None
+        line = key_line(text, ways[0], "mistakes", nth)
+        raise ExerciseError(f"{folder / 'exercise.toml'}:{line}: exercise {folder.name!r}: "
+                            f"mistake {entry['name']!r}: {e}") from None
     return Mistake(entry["name"], entry["message"].strip(), code)
 
 
-def _grading(folder, meta):
+def _grading(folder, meta, text):
     grading = meta.get("grading")
-    _expect(isinstance(grading, dict) and grading.get("probe") in PROBES, folder,
-            f"[grading] needs a probe, one of {', '.join(PROBES)}")
+    _expect(isinstance(grading, dict), folder, "a [grading] table is required")
+    _check_keys(folder, text, grading, GRADING_KEYS, " in [grading]", "grading")
+    _expect(grading.get("probe") in PROBES, folder,
+            f"[grading] needs a probe, one of {', '.join(PROBES)}"
+            + (suggestion(grading["probe"], PROBES) if "probe" in grading else ""),
+            key_line(text, "probe", "grading"))
+    for key in ("ops", "focus"):
+        ops = grading.get(key, [])
+        _expect(isinstance(ops, list), folder, f"[grading] {key} must be a list of operations",
+                key_line(text, key, "grading"))
+        for op in ops:
+            _expect(op in OPERATIONS, folder, f"[grading] {key}: unknown operation {op!r}"
+                    f"{suggestion(op, OPERATIONS)}; a new operation is declared in grader/cases.py OPERATIONS",
+                    key_line(text, key, "grading"))
+    if grading["probe"] == "value":
+        _expect(grading.get("ops"), folder, "[grading] a value exercise needs ops, e.g. [\"add\", \"mul\"]")
+        stray = set(grading.get("focus", [])) - set(grading["ops"])
+        _expect(not stray, folder, f"[grading] focus {sorted(stray)} must also be in ops",
+                key_line(text, "focus", "grading"))
+    if grading["probe"] == "call":
+        _expect(isinstance(grading.get("function"), str), folder, "[grading] a call exercise names its `function`")
     return grading
+
+
+# The expected outputs never come from solution.py: a backwards solution would then be
+# its own answer key, prove, and fail every correct learner.
+BUILT_IN_REFERENCES = {"nn": "from engine.nn import MLP\n"}  # the reference engine's network
+
+
+def _reference(folder, grading):
+    """The answer key's code: reference.py, or the reference engine's own."""
+    if grading["probe"] == "value":
+        return ""  # the reference engine computes every value case (grader/cases.py)
+    if (folder / "reference.py").is_file():
+        return _read(folder, "reference.py")
+    _expect(grading["probe"] in BUILT_IN_REFERENCES, folder,
+            f"a {grading['probe']!r} exercise needs reference.py: the expected outputs come from it, never "
+            "from solution.py; write it apart from the solution (with the reference engine where it can)")
+    return BUILT_IN_REFERENCES[grading["probe"]]
+
+
+def _equivalent(folder):
+    """equivalent.toml: mutants that are not wrong, each with the reason it is not."""
+    if not (folder / "equivalent.toml").is_file():
+        return ()
+    data, text = _read_meta(folder, "equivalent.toml")
+    _check_keys(folder, text, data, {"mutants"}, "", None)
+    entries = data.get("mutants", [])
+    for nth, entry in enumerate(entries):
+        line = key_line(text, "after", "mutants", nth)
+        _expect(isinstance(entry, dict), folder, "each [[mutants]] must be a table", line, "equivalent.toml")
+        for key in entry:
+            _expect(key in EQUIVALENT_KEYS, folder, f"unknown key {key!r} in [[mutants]]"
+                    f"{suggestion(key, EQUIVALENT_KEYS)}", key_line(text, key, "mutants", nth), "equivalent.toml")
+        _expect(isinstance(entry.get("after"), str) and entry["after"].strip(), folder,
+                "each [[mutants]] names the mutated line, `after = \"...\"`", line, "equivalent.toml")
+        _expect(isinstance(entry.get("reason"), str) and entry["reason"].strip(), folder,
+                "each [[mutants]] says why the mutant is not wrong, `reason = \"...\"`", line, "equivalent.toml")
+    return tuple(entries)
 
 
 def load_exercise(folder):
     folder = Path(folder)
     _expect(ID_PATTERN.match(folder.name), folder,
             "the folder name must be lowercase words joined by hyphens")
-    meta = _read_meta(folder)
-    unknown = set(meta) - META_KEYS
-    _expect(not unknown, folder, f"unknown keys {sorted(unknown)}")
+    meta, text = _read_meta(folder)
+    _check_keys(folder, text, meta, META_KEYS, "")
     for key in ("title", "level"):
         _expect(isinstance(meta.get(key), str) and meta[key].strip(), folder,
-                f"'{key}' must be a non-empty string")
+                f"'{key}' must be a non-empty string", key_line(text, key))
     hints = meta.get("hints", [])
     _expect(isinstance(hints, list) and all(isinstance(h, str) for h in hints), folder,
             "'hints' must be a list of strings")
@@ -152,7 +256,9 @@ def load_exercise(folder):
     _expect(isinstance(timeout, (int, float)) and 0 < timeout <= 60, folder,
             "'timeout_seconds' must be a number between 0 and 60")
     starter, solution = _read(folder, "starter.py"), _read(folder, "solution.py")
-    mistakes = tuple(_mistake(folder, entry, starter, solution) for entry in meta.get("mistakes", []))
+    grading = _grading(folder, meta, text)
+    mistakes = tuple(_mistake(folder, entry, starter, solution, text, nth)
+                     for nth, entry in enumerate(meta.get("mistakes", [])))
     names = [m.name for m in mistakes]
     _expect(len(names) == len(set(names)), folder, "two mistakes share a name")
     gives = meta.get("gives", [])
@@ -162,13 +268,12 @@ def load_exercise(folder):
         given_files(gives)
     except GivesError as e:
         raise ExerciseError(f"exercise {folder.name!r}: {e} ({folder / 'exercise.toml'})") from None
-    equivalent = ()
-    if (folder / "equivalent.toml").is_file():
-        equivalent = tuple(tomllib.loads(_read(folder, "equivalent.toml")).get("mutants", []))
+    equivalent = _equivalent(folder)
     return Exercise(
         id=folder.name, title=meta["title"], level=meta["level"], starter=starter,
-        solution=solution, grading=_grading(folder, meta), hints=tuple(hints), mistakes=mistakes,
+        solution=solution, grading=grading, hints=tuple(hints), mistakes=mistakes,
         timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent, gives=tuple(gives),
+        reference=_reference(folder, grading),
     )
 
 
@@ -183,8 +288,8 @@ def load_all(root=ROOT):
 def load(exercise_id, root=ROOT):
     folder = Path(root) / exercise_id
     if not ID_PATTERN.match(exercise_id) or not (folder / "exercise.toml").is_file():
-        known = ", ".join(f.name for f in exercise_folders(root))
-        raise ExerciseError(f"unknown exercise {exercise_id!r}; known: {known}")
+        known = [f.name for f in exercise_folders(root)]
+        raise ExerciseError(f"unknown exercise {exercise_id!r}{suggestion(exercise_id, known)}")
     return load_exercise(folder)
 
 

@@ -25,10 +25,11 @@ BLOCKS = (Exercise, Question, Locked, Quiz, Level, Recap, Lab, CourseMap)
 
 
 class CourseBlocksExtension(BlocksExtension):
-    def __init__(self, exercises=None, **kwargs):
+    def __init__(self, exercises=None, preview=False, **kwargs):
         self.exercises = exercises or {}
+        self.preview = preview  # `make preview` only (see course_build/preview.py): never in a built site
         super().__init__(**kwargs)
 
     def extendMarkdownBlocks(self, md, block_mgr):
         for block in BLOCKS:
-            block_mgr.register(block, {"exercises": self.exercises})
+            block_mgr.register(block, {"exercises": self.exercises, "preview": self.preview})

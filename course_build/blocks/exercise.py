@@ -6,6 +6,7 @@ from markdown.util import AtomicString
 from pymdownx.blocks.block import Block, type_string
 
 from .errors import CourseBlockError
+from .preview import preview_solution
 
 
 class Exercise(Block):
@@ -41,6 +42,8 @@ class Exercise(Block):
             "spellcheck": "false", "autocomplete": "off", "autocapitalize": "off", "autocorrect": "off",
         })
         draft.text = AtomicString(exercise.starter)
+        if self.config.get("preview"):
+            preview_solution(parent, exercise)
         return el
 
     def on_add(self, block):

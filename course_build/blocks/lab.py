@@ -61,6 +61,17 @@ def type_ids(value):
     return value
 
 
+# the options each lab reads: OPTIONS below is their union (pymdownx.blocks takes one
+# schema per block), so the build's check (course_build/validate.py) holds each lab to its own
+LAB_OPTIONS = {
+    "level-graph": ("a", "b", "c", "d", "hides"),
+    "tangent": ("x0", "h", "hides"),
+    "expression": ("expr", "values", "editable", "hides"),
+    "training": ("hides",),
+    "capstone": ("hides",),
+}
+
+
 class Lab(Block):
     NAME = "lab"
     ARGUMENT = True

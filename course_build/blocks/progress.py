@@ -5,6 +5,7 @@ import xml.etree.ElementTree as etree
 from pymdownx.blocks.block import Block
 
 from .errors import CourseBlockError
+from .preview import preview_note
 
 
 def _id_argument(block, what):
@@ -31,12 +32,18 @@ class Locked(Block):
 
     def on_create(self, parent):
         after = _id_argument(self, "the id of the question or exercise that unlocks it")
+        if self.config.get("preview"):  # open, and says what would open it: the runtime leaves it be
+            el = etree.SubElement(parent, "div", {"class": "course-preview-open", "data-after": after})
+            preview_note(el, f"Locked until {after} is answered; open in the preview.")
+            return el
         # locked text stays out of the search index: a search must not give away what a
         # question is about to ask (the index is one file for every learner)
         return etree.SubElement(parent, "div", {"class": "course-locked", "data-after": after,
                                                 "data-search-exclude": ""})
 
     def on_end(self, block):
+        if block.get("class") == "course-preview-open":
+            return
         # Material's search starts a new section at each heading: mark those too, so
         # the text under a locked heading stays out as well
         for heading in block.iter():
@@ -59,6 +66,10 @@ class Recap(Block):
     ARGUMENT = None
 
     def on_create(self, parent):
+        if self.config.get("preview"):
+            el = etree.SubElement(parent, "section", {"class": "course-preview-open"})
+            preview_note(el, "The recap: it opens once the level is cleared; open in the preview.")
+            return el
         return etree.SubElement(parent, "section", {"class": "course-recap"})
 
 

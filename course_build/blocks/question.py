@@ -48,6 +48,7 @@ import xml.etree.ElementTree as etree
 from pymdownx.blocks.block import Block, type_number, type_string, type_string_in
 
 from .errors import CourseBlockError
+from .preview import preview_note
 
 
 def type_answer(value):
@@ -147,6 +148,9 @@ class Question(Block):
             ul = etree.SubElement(el, "ul", {"class": "course-question__choices"})
             for choice in self.options["choices"]:
                 etree.SubElement(ul, "li", {"data-choice": choice}).text = choice
+        if self.config.get("preview"):
+            slips = "; ".join(f"{k:g} → {v}" for k, v in self.options["slips"].items())
+            preview_note(parent, f"Answer ({qid}): {answer}" + (f". Slips: {slips}" if slips else ""))
         return el
 
     def _lab_question(self, parent, qid, where):

@@ -30,7 +30,7 @@ def test_a_new_exercise_from_the_template_is_proved_and_shows_up_on_a_page(tmp_p
     assert starter.returncode == 1 and "Fill in the blank" in starter.stdout
 
     site = tmp_path / "site"
-    built = _broken_site(tmp_path, "# Slopes\n\n/// exercise | cube-slope\nFind the slope.\n///\n",
+    built = _broken_site(tmp_path, "# Slopes\n\n/// level | nudges\n///\n\n/// exercise | cube-slope\nFind the slope.\n///\n",
                          exercises_dir=exercises)  # step 7
     assert built.returncode == 0, built.stderr
     html = (site / "index.html").read_text()

@@ -1,5 +1,6 @@
 """`mkdocs build` output, and the build failing clearly on authoring mistakes."""
 
+import hashlib
 import json
 import os
 import re
@@ -36,6 +37,22 @@ def test_the_site_is_self_contained(site):
     assert 'name="course-runtime"' in html
     assert "immutable" in (site / "_headers").read_text()
     assert "fonts.googleapis" not in html and "cdn.jsdelivr" not in html and "unpkg" not in html
+
+
+def test_every_file_under_a_year_long_cache_name_is_named_by_its_content(site):
+    """`_headers` lets browsers keep /assets/course/ for a year without asking: a file
+    there whose name does not change with its bytes would reach no returning learner."""
+    assert "/assets/course/*\n  Cache-Control: public, max-age=31536000, immutable" in (site / "_headers").read_text()
+    course = site / "assets/course"
+    for path in (p for p in course.rglob("*") if p.is_file()):
+        assert re.search(r"[.-][A-Za-z0-9]{8,}[./]", path.relative_to(course).as_posix()), path
+    (files,) = course.glob("course.*.json")
+    assert files.name == f"course.{hashlib.sha256(files.read_bytes()).hexdigest()[:10]}.json"
+    (folder,) = course.glob("exercises.*")
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.iterdir() if p.suffix == ".json"):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    assert folder.name == f"exercises.{digest.hexdigest()[:10]}"
 
 
 def test_the_course_files_carry_no_answer(site):
@@ -109,13 +126,18 @@ def test_blocks_render_with_their_data(site):
     assert '"grads": [-6.0, -4.0, -2.0, -2.0, -2.0, 7.0, 1.0]' in html.replace("&quot;", '"')
 
 
-def _broken_site(tmp_path, page, exercises_dir=ROOT / "exercises"):
-    """Build a one-page site with the course plugin; return the finished process."""
+def _broken_site(tmp_path, page, exercises_dir=None):
+    """Build a one-page site with the course plugin; return the finished process.
+    No exercises unless given: the build refuses an exercise that is on no page."""
+    if exercises_dir is None:
+        exercises_dir = tmp_path / "no-exercises"
+        exercises_dir.mkdir()
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text(page)
     config = tmp_path / "mkdocs.yml"
     config.write_text(f"""site_name: t
+site_url: http://127.0.0.1/
 docs_dir: {docs}
 theme: {{name: material, font: false}}
 plugins:
@@ -129,25 +151,25 @@ markdown_extensions: [admonition, attr_list]
 
 
 def test_unknown_exercise_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, "/// exercise | no-such-exercise\nPrompt\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// exercise | no-such-exercise\nPrompt\n///\n")
     assert result.returncode != 0
-    assert "unknown exercise id" in result.stderr and "no-such-exercise" in result.stderr
+    assert "unknown exercise" in result.stderr and "no-such-exercise" in result.stderr
 
 
 def test_a_block_with_bad_options_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, "/// question | q1\n    answer: [1, 2]\nWhat?\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// question | q1\n    answer: [1, 2]\nWhat?\n///\n")
     assert result.returncode != 0
-    assert "could not be read" in result.stderr and "question | q1" in result.stderr
+    assert "index.md:4: /// question: option 'answer': must be a number or a string" in result.stderr
 
 
 def test_a_wrong_choice_answer_fails_the_build(tmp_path):
-    result = _broken_site(tmp_path, '/// question | q1\n    kind: choice\n    choices: ["a", "b"]\n    answer: c\nWhat?\n///\n')
+    result = _broken_site(tmp_path, '/// level | t\n///\n/// question | q1\n    kind: choice\n    choices: ["a", "b"]\n    answer: c\nWhat?\n///\n')
     assert result.returncode != 0 and "is not one of the choices" in result.stderr
 
 
 def test_a_lab_question_with_a_number_of_its_own_fails_the_build(tmp_path):
     """A `predicts` question's numbers are the lab's (the engine's), never the page's."""
-    result = _broken_site(tmp_path, "/// question | q1\n    predicts: a\n    answer: 3\nWhat is dL/da?\n///\n")
+    result = _broken_site(tmp_path, "/// level | t\n///\n/// question | q1\n    predicts: a\n    answer: 3\nWhat is dL/da?\n///\n")
     assert result.returncode != 0 and "the lab computes this question's answer" in result.stderr
 
 

@@ -133,12 +133,14 @@ BASE = 'title = "T"\nlevel = "l"\n[grading]\nprobe = "call"\nfunction = "gradien
 @pytest.mark.parametrize("toml,words", [
     ('title = "T"\n', "'level' must be a non-empty string"),
     ('title = "T"\nlevel = "l"\nhints = "one"\n[grading]\nprobe = "value"\n', "'hints' must be a list"),
-    ('title = "T"\nlevel = "l"\ntimeout = 3\n', "unknown keys ['timeout']"),
+    ('title = "T"\nlevel = "l"\ntimeout = 3\n', "exercise.toml:3: exercise 'broken': unknown key 'timeout' (did you mean 'timeout_seconds'?)"),
     ('title = "T\nlevel = "l"\n', "not valid TOML"),
-    ('title = "T"\nlevel = "l"\n', "[grading] needs a probe"),
+    ('title = "T"\nlevel = "l"\n', "a [grading] table is required"),
+    ('title = "T"\nlevel = "l"\n[grading]\nprobe = "vaule"\n', "exercise.toml:4: exercise 'broken': [grading] needs a "
+     "probe, one of value, call, sgd, nn (did you mean 'value'?)"),
     (BASE + '[[mistakes]]\nname = "m"\n', "needs a 'name'"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\n', "exactly one of fill, edit or file"),
-    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "2 fillings for 1 blanks"),
+    (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "`fill` gives 2 filling(s), but starter.py has 1 blank(s)"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nedit = [["y = 2", "y = 3"]]\n', "occurs 0 times"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfile = "gone.py"\n', "missing gone.py"),
 ])
@@ -152,3 +154,22 @@ def test_malformed_metadata_is_reported(tmp_path, toml, words):
 def test_fillings_indent_continuation_lines_to_the_blank():
     starter = "def f():\n    ____\n"
     assert fill_blanks(starter, ["a = 1\nreturn a"]) == "def f():\n    a = 1\n    return a\n"
+
+
+def test_new_like_an_existing_exercise_starts_from_a_copy_that_proves(tmp_path):
+    import shutil
+
+    root = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises" / "chain-by-hand", root / "chain-by-hand")
+    made = cli("--exercises", str(root), "new", "chain-again", "--like", "chain-by-hand", "--title", "Again")
+    assert made.returncode == 0, made.stderr
+    copy = load_exercise(root / "chain-again")
+    original = load_exercise(root / "chain-by-hand")
+    assert (copy.title, copy.level) == ("Again", original.level)
+    assert copy.reference == original.reference and copy.mistakes == original.mistakes
+    proved = cli("--exercises", str(root), "prove", "chain-again")
+    assert proved.returncode == 0 and "1 exercises proved, 0 problems" in proved.stdout, proved.stdout
+    unknown = cli("--exercises", str(root), "new", "other", "--like", "chain-by-hnad")
+    assert unknown.returncode == 2 and "unknown exercise 'chain-by-hnad'" in unknown.stderr
+    neither = cli("--exercises", str(root), "new", "other")
+    assert neither.returncode == 2 and "--level" in neither.stderr and "--like" in neither.stderr
