@@ -14,6 +14,7 @@ before the worker sees (and hashes) them.
 import hashlib
 import json
 
+from .headers import site_header
 from .precompress import is_copy
 
 SKIP = {"sw.js", "_headers", "sitemap.xml", "sitemap.xml.gz", "404.html"}
@@ -40,18 +41,7 @@ def _file(site, rel):
 
 def site_csp(site):
     """The Content-Security-Policy `_headers` gives every path (`/*`), or None."""
-    headers = site / "_headers"
-    if not headers.is_file():
-        return None
-    rule = None
-    for line in headers.read_text().splitlines():
-        if line.startswith("#"):
-            continue
-        if line and not line[0].isspace():
-            rule = line.strip()
-        elif rule == "/*" and line.strip().lower().startswith("content-security-policy:"):
-            return line.strip().partition(":")[2].strip()
-    return None
+    return site_header(site, "Content-Security-Policy")
 
 
 def write_service_worker(site, template):
