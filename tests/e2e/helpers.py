@@ -8,6 +8,8 @@ from playwright.sync_api import Error, expect
 from .conftest import wait_for_python
 
 LEVEL = "/autograd/"
+# the two window sizes every layout is checked at
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
 def exercise(page, slot):

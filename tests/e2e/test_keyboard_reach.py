@@ -9,9 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
-from .helpers import confirm, exercise, open_level
-
-PHONE = {"width": 390, "height": 844}
+from .helpers import SIZES, confirm, exercise, open_level
 
 
 def _cleared(level):
@@ -20,7 +18,7 @@ def _cleared(level):
 
 
 def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(SIZES["phone"])
     open_level(page, site)
     ex = exercise(page, "quiz-sub-backward")
     ex.get_by_role("button", name="Show answer").click()
@@ -36,7 +34,7 @@ def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
 
 
 def test_code_that_a_lock_opens_is_reachable_by_keyboard(page, site):
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(SIZES["phone"])
     page.add_init_script(_cleared("more-ops"))
     page.goto(site + "/more-ops/")
     wait_until(page, "document.querySelector('.course-level .course-stars')?.textContent.includes('★')")
@@ -63,7 +61,7 @@ def test_training_keeps_the_focus_on_its_button(page, site):
 
 
 def test_on_a_phone_tab_never_lands_in_the_closed_drawer(page, site):
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(SIZES["phone"])
     page.goto(site + "/autograd/")
     offscreen = []
     for _ in range(25):

@@ -11,9 +11,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, SUB_ANSWER, TAIL_ANSWER, answer, check, confirm, exercise, fill_blanks, open_level, question
+from .helpers import (
+    LEVEL,
+    SIZES,
+    SUB_ANSWER,
+    TAIL_ANSWER,
+    answer,
+    check,
+    confirm,
+    exercise,
+    fill_blanks,
+    open_level,
+    question,
+)
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
 QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail": "backward-tail"}

@@ -10,8 +10,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
+from .helpers import SIZES
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
 CSP_WATCH = """window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"""
