@@ -59,11 +59,11 @@ def page(page):
 
 
 def wait_until(page, expression, timeout=60_000):
-    """Poll with page.evaluate: page.wait_for_function compiles its expression with
-    eval(), which the course's CSP (no 'unsafe-eval') refuses, and the tests run
-    under the real CSP."""
+    """Poll with page.evaluate until `expression` (or the promise it gives) is truthy:
+    page.wait_for_function compiles its expression with eval(), which the course's CSP
+    (no 'unsafe-eval') refuses, and the tests run under the real CSP."""
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(f"!!({expression})"):
+    while not page.evaluate(f"async () => !!(await ({expression}))"):
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout} ms waiting for {expression}")
         page.wait_for_timeout(50)

@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
-from .helpers import SIZES
+from .helpers import SIZES, progress, seed_progress, solved
 
 # Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
 CSP_WATCH = """window.__cspViolations = [];
@@ -21,12 +21,11 @@ CURVE_COLOUR = f"(() => {{ const c = document.querySelector(\"{LOSS}\").courseCh
 
 
 # The lab sits in section 3, which opens once the training step (sgd-step) is solved.
-SECTION_3_OPEN = """if (!localStorage.getItem('byoa-progress')) localStorage.setItem('byoa-progress', JSON.stringify(
-  {version: 1, code: {}, levels: {train: {items: {'sgd-step': {solved: true}}}}}));"""
+SECTION_3_OPEN = progress({"train": solved("sgd-step")})
 
 
 def open_trainer(page, site):
-    page.add_init_script(SECTION_3_OPEN)
+    seed_progress(page, SECTION_3_OPEN)
     page.goto(f"{site}/train/")
 
 
