@@ -76,6 +76,7 @@ def _final_loss(lr):
     return run.train(120)[-1]
 
 
+@pytest.mark.slow  # trains the page's networks
 def test_the_learning_rates_the_training_page_describes():
     assert _final_loss(0.001) > 0.1  # crawls: still far from zero
     assert _final_loss(0.05) < 0.01
@@ -207,6 +208,7 @@ def test_the_nudge_errors_the_nudges_page_describes():
     assert 9 < f1 / f2 < 11 and 99 < c1 / c2 < 101
 
 
+@pytest.mark.slow  # trains the page's networks
 def test_the_trained_networks_class_is_the_pages_answer():
     text = (DOCS / "train.md").read_text(encoding="utf-8")
     block = text[text.index("/// question | trained-class"):]
