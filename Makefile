@@ -74,11 +74,16 @@ lint: setup-test
 	$(PY) -m ruff check .
 	npx --no-install biome lint
 
+# One pytest-xdist worker per core, each with its own browser; a whole file stays on one worker,
+# so a module's fixtures (the Pyodide run, a served site) are made once. The site is built once
+# per run (tests/conftest.py).
+PARALLEL := -n auto --dist loadfile
+
 test: setup-test chromium lint
-	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest
+	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest $(PARALLEL)
 
 test-fast: setup-test
-	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest -m "not e2e"
+	NO_MKDOCS_2_WARNING=1 $(PY) -m pytest $(PARALLEL) -m "not slow"
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/engine_vs_micrograd.py

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.helpers import replace_code  # noqa: E402
-from tests.e2e.site_server import build_and_serve, serve  # noqa: E402
+from tools.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/(runner|labs)\.\w+\.json$")  # course_build/packaging.py
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))  # more runs, steadier medians on a noisy machine

@@ -29,7 +29,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from course_build.snapshot import Snapshot  # noqa: E402
-from tests.e2e.site_server import build_and_serve  # noqa: E402
+from tools.site_server import build_and_serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PAGE = """<!doctype html><meta charset="utf-8"><title>floor</title><script type="module">

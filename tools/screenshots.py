@@ -1,6 +1,6 @@
 """`make screenshots`: a full-page PNG of every level page, as a learner sees it.
 
-Builds the site, serves it locally (tests/e2e/site_server.py) and drives
+Builds the site, serves it locally (tools/site_server.py) and drives
 /usr/bin/chromium with Playwright at desktop (1280×800) and phone (390×844) sizes,
 in both of Material's palettes (light "default", dark "slate", set through its
 `__palette` localStorage key before the page loads). The labs that draw only after
@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.site_server import build_and_serve  # noqa: E402
+from tools.site_server import build_and_serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

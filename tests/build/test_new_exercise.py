@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.build.test_site_build import _broken_site
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,6 +18,7 @@ def grader(*args, root):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow  # proves, mutates and builds a site
 def test_a_new_exercise_from_the_template_is_proved_and_shows_up_on_a_page(tmp_path):
     exercises = tmp_path / "exercises"
     exercises.mkdir()

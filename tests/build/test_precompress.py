@@ -6,28 +6,24 @@ import gzip
 import json
 import os
 import re
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import brotli
 import pytest
 
+from course_build.headers import header_rules
 from course_build.offline import precache_list
 from course_build.precompress import is_copy, precompress
-from tests.e2e.site_server import accepted_encodings, header_rules, serve
+from tools.site_server import accepted_encodings, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 DECODE = {"br": brotli.decompress, "gz": gzip.decompress}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
-                   cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)
-    return target
+def site(built_site):
+    return built_site
 
 
 def test_big_files_have_copies_that_decode_to_the_same_bytes(site):

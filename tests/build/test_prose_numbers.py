@@ -115,6 +115,7 @@ def _saturated():
     return wrong, max(abs(p.grad) for p in run.model.parameters())
 
 
+@pytest.mark.slow  # trains the page's networks
 def test_the_learning_rates_the_training_page_describes():
     smooth, crawl, big = _losses(0.05), _losses(0.001), _losses(2.0)
     # the default learns over the run, not in one step
@@ -293,6 +294,7 @@ def test_the_nudge_errors_the_nudges_page_describes():
     assert 9 < f1 / f2 < 11 and 99 < c1 / c2 < 101
 
 
+@pytest.mark.slow  # trains the page's networks
 def test_the_trained_networks_class_is_the_pages_answer():
     text = (DOCS / "train.md").read_text(encoding="utf-8")
     block = text[text.index("/// question | trained-class"):]

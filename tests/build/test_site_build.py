@@ -21,11 +21,8 @@ def build(config, site_dir):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    target = tmp_path_factory.mktemp("site")
-    result = build(ROOT / "mkdocs.yml", target)
-    assert result.returncode == 0, result.stderr
-    return target
+def site(built_site):
+    return built_site
 
 
 def test_the_site_is_self_contained(site):

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from .site_server import build_and_serve
+from tools.site_server import serve
 
 CHROMIUM = "/usr/bin/chromium"
 PYTHON_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
@@ -14,6 +14,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -29,18 +30,22 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "service_workers": "block"}
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    server, url = build_and_serve(tmp_path_factory.mktemp("site"))
-    yield url
+def served(directory, **options):
+    """Serve `directory` for as long as the fixture that calls this lives; yields its base URL."""
+    server, port = serve(directory, **options)
+    yield f"http://127.0.0.1:{port}"
     server.shutdown()
 
 
 @pytest.fixture(scope="session")
-def isolated_site(tmp_path_factory):
-    server, url = build_and_serve(tmp_path_factory.mktemp("site-coi"), isolated=True)
-    yield url
-    server.shutdown()
+def site(built_site):
+    yield from served(built_site)
+
+
+@pytest.fixture(scope="session")
+def isolated_site(built_site):
+    """The same build, sent with the COOP/COEP headers of a cross-origin isolated host."""
+    yield from served(built_site, isolated=True)
 
 
 @pytest.fixture
@@ -54,11 +59,11 @@ def page(page):
 
 
 def wait_until(page, expression, timeout=60_000):
-    """Poll with page.evaluate: page.wait_for_function compiles its expression with
-    eval(), which the course's CSP (no 'unsafe-eval') refuses, and the tests run
-    under the real CSP."""
+    """Poll with page.evaluate until `expression` (or the promise it gives) is truthy:
+    page.wait_for_function compiles its expression with eval(), which the course's CSP
+    (no 'unsafe-eval') refuses, and the tests run under the real CSP."""
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(f"!!({expression})"):
+    while not page.evaluate(f"async () => !!(await ({expression}))"):
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout} ms waiting for {expression}")
         page.wait_for_timeout(50)

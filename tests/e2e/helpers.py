@@ -1,13 +1,47 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
+import json
 import re
 import time
+from pathlib import Path
 
 from playwright.sync_api import Error, expect
 
 from .conftest import wait_for_python
 
 LEVEL = "/autograd/"
+# the two window sizes every layout is checked at
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+# where and in which schema course_browser/progress.js keeps the learner's progress
+STORAGE = json.loads((Path(__file__).resolve().parents[2] / "grader/facts.json").read_text())["storage"]
+
+
+def progress(levels=None, code=None, **fields):
+    """Saved progress as progress.js writes it: {level: {"items": ..., "cleared": ...}}, {slot: code}."""
+    return {"version": STORAGE["schema_version"], "levels": levels or {}, "code": code or {}, **fields}
+
+
+def solved(*items):
+    """A level's entry with these items (questions, exercises) solved."""
+    return {"items": {item: {"solved": True} for item in items}}
+
+
+def seed_progress(page, data):
+    """Make `data` the saved progress the page finds on its first load (before any script of
+    the course runs). Once per tab: a reload or a later page keeps what the course saved since."""
+    flag = "byoa-test-seeded"
+    page.add_init_script(f"""if (!sessionStorage.getItem({flag!r})) {{
+        localStorage.setItem({STORAGE["key"]!r}, {json.dumps(json.dumps(data))});
+        sessionStorage.setItem({flag!r}, "1");
+    }}""")
+
+
+def saved_progress(page):
+    """The progress the course has saved in this page's storage, or None."""
+    text = page.evaluate("(key) => localStorage.getItem(key)", STORAGE["key"])
+    return None if text is None else json.loads(text)
 
 
 def open_skip_test(page):

@@ -14,9 +14,8 @@ from playwright.sync_api import expect
 from labs.expression import expression_graph, gradient_facts
 
 from .conftest import wait_for_python
-from .helpers import answer, confirm, question
+from .helpers import SIZES, answer, confirm, question
 
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 START = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -4, "c": 0.5})["predict"]
 POINT = {"a": 2, "b": -4}
 
@@ -31,9 +30,9 @@ def slip(qid, value):
     return next(m for v, m in START[wrt]["slips"] if math.isclose(v, value, abs_tol=1e-3))
 
 
-@pytest.fixture(params=list(VIEWPORTS))
+@pytest.fixture(params=list(SIZES))
 def sized(request, browser):
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    context = browser.new_context(viewport=SIZES[request.param])
     page = context.new_page()
     page.set_default_timeout(20_000)
     errors = []

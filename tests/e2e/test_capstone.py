@@ -14,6 +14,7 @@ from grader import catalog
 from labs.capstone import PIECES
 
 from .conftest import wait_for_python
+from .helpers import SIZES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,7 +103,6 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
 
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.mark.parametrize("size", SIZES)

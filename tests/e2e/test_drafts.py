@@ -1,13 +1,12 @@
 """The plain-text editor in the HTML: it takes typing before any script has run,
 shows the learner's saved code, and hands text, cursor and focus to CodeMirror."""
 
-import json
 import re
 from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, exercise, open_skip_test
+from .helpers import LEVEL, exercise, open_skip_test, progress, seed_progress
 
 SLOT = "quiz-sub-backward"
 DRAFT = f'.course-exercise[data-slot="{SLOT}"] textarea.course-draft'
@@ -42,8 +41,8 @@ def test_typing_before_the_editor_loads_is_kept(page, site):
 def test_saved_code_is_in_the_plain_text_editor_before_any_script_runs(browser, site):
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    saved = {"version": 1, "levels": {}, "code": {SLOT: "# my own code\nclass Value:\n    pass\n"}}
-    page.add_init_script(f"localStorage.setItem('byoa-progress', {json.dumps(json.dumps(saved))});")
+    saved = progress(code={SLOT: "# my own code\nclass Value:\n    pass\n"})
+    seed_progress(page, saved)
     # no course runtime and no theme bundle: only the inline restore runs
     page.route("**/assets/course/**/*.js", lambda route: route.abort())
     page.route("**/assets/javascripts/*.js", lambda route: route.abort())

@@ -9,9 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import LEVEL, check, confirm, exercise, fill_blanks, open_level, replace_code
+from .helpers import LEVEL, SIZES, check, confirm, exercise, fill_blanks, open_level, replace_code
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 SLOT = "mul-backward"
 SUGGESTIONS = ".cm-tooltip-autocomplete"
 SOLUTION = (Path(__file__).resolve().parents[2] / "exercises" / SLOT / "solution.py").read_text()

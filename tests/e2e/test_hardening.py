@@ -11,9 +11,11 @@ from http.server import ThreadingHTTPServer
 import pytest
 from playwright.sync_api import expect
 
+from course_build.headers import header_rules
+from tools.site_server import Handler, serve
+
 from .conftest import PYTHON_READY, wait_until
 from .helpers import LEVEL, check, exercise
-from .site_server import Handler, build_and_serve, header_rules
 
 POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
           "importScripts", "Worker", "SharedWorker", "BroadcastChannel", "FontFace"]
@@ -73,11 +75,12 @@ def listener():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The site built once, served twice: with its `_headers` (as Netlify or Cloudflare Pages
+def built(built_site):
+    """The site served twice: with its `_headers` (as Netlify or Cloudflare Pages
     would) and with no headers at all (a host that ignores that file)."""
-    directory = tmp_path_factory.mktemp("site-csp")
-    server, url = build_and_serve(directory)
+    directory = built_site
+    server, port = serve(directory)
+    url = f"http://127.0.0.1:{port}"
     handler = type("Plain", (Handler,), {"rules": ()})
     plain = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=plain.serve_forever, daemon=True).start()

@@ -2,25 +2,22 @@
 scrolls by keyboard (its lines were cut off on a phone), code opened by a lock is
 reachable like the rest, and training keeps the focus on its button."""
 
-import json
 import re
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python, wait_until
-from .helpers import confirm, exercise, open_level
-
-PHONE = {"width": 390, "height": 844}
+from .conftest import wait_until
+from .helpers import SIZES, confirm, exercise, open_level, progress, solved
+from .pages import Level
 
 
 def _cleared(level):
-    data = {"version": 1, "code": {}, "levels": {level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz"}}}
-    return f"localStorage.setItem('byoa-progress', {json.dumps(json.dumps(data))});"
+    return progress({level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz"}})
 
 
 def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(SIZES["phone"])
     open_level(page, site)
     ex = exercise(page, "quiz-sub-backward")
     ex.get_by_role("button", name="Show answer").click()
@@ -36,34 +33,29 @@ def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
 
 
 def test_code_that_a_lock_opens_is_reachable_by_keyboard(page, site):
-    page.set_viewport_size(PHONE)
-    page.add_init_script(_cleared("more-ops"))
-    page.goto(site + "/more-ops/")
-    wait_until(page, "document.querySelector('.course-level .course-stars')?.textContent.includes('★')")
+    page.set_viewport_size(SIZES["phone"])
+    level = Level(page, site, "more-ops").open(_cleared("more-ops"), python=False)
+    expect(level.stars).to_contain_text("★")
     unreachable = page.evaluate("""[...document.querySelectorAll('article pre > code')]
         .filter((c) => c.checkVisibility() && c.scrollWidth > c.clientWidth && c.tabIndex < 0).map((c) => c.id)""")
     assert unreachable == []
 
 
 def test_training_keeps_the_focus_on_its_button(page, site):
-    page.add_init_script("""localStorage.setItem('byoa-progress', JSON.stringify(
-      {version: 1, code: {}, levels: {train: {items: {'sgd-step': {solved: true}}}}}));""")
-    page.goto(site + "/train/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='training']")
-    train = lab.get_by_role("button", name=re.compile("^Train"))
+    lab = Level(page, site, "train").open(progress({"train": solved("sgd-step")})).lab("training")
+    train = lab.button(re.compile("^Train"))
     train.focus()
     page.keyboard.press("Enter")
     expect(train).to_have_attribute("aria-disabled", "true")
     expect(train).to_be_focused()  # busy, not disabled: the focus stays
     page.keyboard.press("Enter")  # a second press while busy starts nothing
-    expect(lab.locator(".course-lab__status").first).to_contain_text("Trained with learning rate", timeout=120_000)
+    expect(lab.status.first).to_contain_text("Trained with learning rate", timeout=120_000)
     expect(train).to_be_focused()
     expect(train).not_to_have_attribute("aria-disabled", "true")
 
 
 def test_on_a_phone_tab_never_lands_in_the_closed_drawer(page, site):
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(SIZES["phone"])
     page.goto(site + "/autograd/")
     offscreen = []
     for _ in range(25):

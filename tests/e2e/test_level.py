@@ -5,6 +5,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .conftest import wait_until
 from .helpers import (
     LEVEL,
     MUL_ANSWER,
@@ -252,7 +253,7 @@ def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
     open_level(page, site)
     ex = exercise(page, "quiz-sub-backward")
     fill_blanks(page, ex, "self.grad += 7")
-    page.wait_for_timeout(400)  # the editor saves as you type
+    wait_until(page, "localStorage.getItem('byoa-progress')?.includes('self.grad += 7')")  # saved as typed
     page.get_by_role("button", name="Reset my progress").click()
     confirm(page, "Cancel")
     page.reload()

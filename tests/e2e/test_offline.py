@@ -3,6 +3,7 @@ replaces the old cache cleanly. The service worker serves a cached body only if 
 is the build's (Cache Storage is writable by any script of the origin), and lets no
 request of its pages or workers leave the origin."""
 
+import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -12,9 +13,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from course_build.offline import write_service_worker
+from tools.site_server import serve
 
 from .helpers import answer, check, exercise, replace_code
-from .site_server import build_and_serve
 from .test_hardening import python_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,10 +23,12 @@ SW_READY = "navigator.serviceWorker.controller !== null"
 
 
 @pytest.fixture(scope="module")
-def own_site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("site-offline")
-    server, url = build_and_serve(directory)
-    yield directory, url
+def own_site(tmp_path_factory, built_site):
+    """A copy of the build, which a test here changes as a new build would."""
+    directory = tmp_path_factory.mktemp("site-offline") / "site"
+    shutil.copytree(built_site, directory)
+    server, port = serve(directory)
+    yield directory, f"http://127.0.0.1:{port}"
     server.shutdown()
 
 

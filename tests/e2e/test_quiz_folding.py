@@ -7,9 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python
-from .helpers import SUB_ANSWER, check, exercise, fill_blanks
+from .helpers import SIZES, SUB_ANSWER, check, exercise, fill_blanks
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # lines that answer another exercise of the level (backward's tail, __mul__'s rule)
 ANSWERS = ["for v in reversed(topo):", "self.grad += other.data * out.grad", "other.grad += self.data * out.grad"]
 

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from .helpers import (
     LEVEL,
+    SIZES,
     SUB_ANSWER,
     TAIL_ANSWER,
     TOPO_ANSWER,
@@ -25,7 +26,6 @@ from .helpers import (
     question,
 )
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
 QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail": "backward-tail"}

@@ -14,7 +14,7 @@ import re
 from playwright.sync_api import expect
 
 from .helpers import SUB_ANSWER, check, exercise, fill_blanks
-from .test_hardening import python_ready
+from .test_hardening import python_ready, wait_until
 
 LEVEL = "/autograd/"
 META = re.compile(r'(<meta name="course-runtime" content=")([^"]*)(")')
@@ -131,7 +131,7 @@ def test_a_browser_saved_snapshot_of_an_older_version_is_deleted(page, site):
     }""")
     page.reload()
     python_ready(page)
-    page.wait_for_timeout(500)
+    wait_until(page, "caches.keys().then((keys) => keys.length === 0)", timeout=20_000)
     assert page.evaluate("caches.keys()") == []
     assert page.evaluate("localStorage.getItem('byoa-python-snapshot-sha256')") is None
 

@@ -11,8 +11,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
+from .helpers import SIZES, progress, seed_progress, solved
 
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
 CSP_WATCH = """window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"""
@@ -22,12 +22,11 @@ CURVE_COLOUR = f"(() => {{ const c = document.querySelector(\"{LOSS}\").courseCh
 
 
 # The lab sits in section 3, which opens once the training step (sgd-step) is solved.
-SECTION_3_OPEN = """if (!localStorage.getItem('byoa-progress')) localStorage.setItem('byoa-progress', JSON.stringify(
-  {version: 1, code: {}, levels: {train: {items: {'sgd-step': {solved: true}}}}}));"""
+SECTION_3_OPEN = progress({"train": solved("sgd-step")})
 
 
 def open_trainer(page, site):
-    page.add_init_script(SECTION_3_OPEN)
+    seed_progress(page, SECTION_3_OPEN)
     page.goto(f"{site}/train/")
 
 

@@ -231,6 +231,7 @@ def test_real_code_gets_the_same_verdict(exercise_id):
             assert not result["passed"], label
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
 def test_mutants_get_the_same_verdict(exercise_id):
     exercise = EXERCISES[exercise_id]

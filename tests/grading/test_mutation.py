@@ -11,6 +11,7 @@ from grader.mutate import KINDS, generate, learner_lines, mutants, mutation_repo
 EXERCISES = sorted(load_all())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_no_mutant_survives(exercise_id):
     exercise = load(exercise_id)

@@ -139,14 +139,29 @@ PLANTS_BEFORE_UNHIDE = {
 }
 
 
+# A test that looks for what an earlier one planted calls `_after(plant)` first: run in
+# file order (tests/pyodide always runs them so), the plant has run in an earlier call, with
+# the worker's unhide() and hide() between; run alone, it plants here first, so the look
+# never passes for want of anything to find.
+_PLANTED = set()
+
+
+def _after(plant):
+    if plant.__name__ not in _PLANTED:
+        plant()
+    _PLANTED.discard(plant.__name__)
+
+
 def test_attack_01_plant_what_runs_inside_hide_and_unhide():
     _clean_stash()
     for name, code in PLANTS_BEFORE_UNHIDE.items():
         worker_api.run(code)
         assert worker_api.run("print('alive')")["stdout"] == "alive\n", name
+    _PLANTED.add(test_attack_01_plant_what_runs_inside_hide_and_unhide.__name__)
 
 
 def test_attack_02_nothing_planted_reached_the_bridge_or_the_guard():
+    _after(test_attack_01_plant_what_runs_inside_hide_and_unhide)
     _nothing_found()
     _clean_stash()
 
@@ -184,9 +199,11 @@ for cls in classes:
     except Exception:
         pass
 ''')
+    _PLANTED.add(test_attack_03_plant_in_the_bridge_namespaces_and_classes.__name__)
 
 
 def test_attack_04_the_bridge_came_back_as_it_was():
+    _after(test_attack_03_plant_in_the_bridge_namespaces_and_classes)
     _nothing_found()
     if IN_PYODIDE:  # the planted methods were taken out again by unhide()
         report = _ok("BRIDGE = ('js', 'pyodide', 'pyodide_js', '_pyodide', '_pyodide_core')\n"
@@ -207,9 +224,11 @@ def test_attack_05_plant_a_key_that_breaks_hide():
     worker_api.run("class E(Exception):\n    def __str__(self):\n        import sys\n"
                    "        sys.modules[12345] = 1\n        sys.modules[b'js'] = 2\n        return 'x'\nraise E()\n")
     assert _ok("print('alive')") == "alive\n"
+    _PLANTED.add(test_attack_05_plant_a_key_that_breaks_hide.__name__)
 
 
 def test_attack_06_later_calls_still_run():
+    _after(test_attack_05_plant_a_key_that_breaks_hide)
     assert _ok("import sys\nprint(12345 in sys.modules, b'js' in sys.modules)") == "False False\n"
 
 

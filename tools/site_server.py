@@ -1,4 +1,9 @@
-"""Build the course once per port and serve it the way a static host would.
+"""Build the course and serve it the way a static host would (tests, benchmarks, screenshots).
+
+The built site names its origin in one file only that a page reads: `sitemap.xml`, from
+which Material's instant navigation learns which links it may load in place. The build
+takes SITE_URL (below); the server sends the sitemap with that origin replaced by the
+one the request came to, so one build serves on any port, as many times as needed.
 
 `isolated=True` adds the COOP/COEP headers that make the page cross-origin
 isolated (SharedArrayBuffer, so runaway code is interrupted, not restarted).
@@ -11,6 +16,7 @@ default, so what the tests read is what the build wrote.
 import email.utils
 import fnmatch
 import functools
+import io
 import os
 import subprocess
 import sys
@@ -18,31 +24,21 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from course_build.headers import header_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default: `make build` output serves here as well
+SITEMAP = "/sitemap.xml"
 
 
-def build_site(target, port):
+def build_site(target):
     manifest = ROOT / "course_browser/dist/manifest.json"
     if not manifest.is_file():
         raise RuntimeError("The JS bundle is missing: run `make setup` (or `node course_browser/build.mjs`).")
-    env = {**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/", "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "SITE_URL": SITE_URL, "NO_MKDOCS_2_WARNING": "1"}
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
                    cwd=ROOT, env=env, check=True)
-
-
-def header_rules(directory):
-    """Parse the site's `_headers` file (Netlify / Cloudflare Pages format)."""
-    rules, path = [], Path(directory) / "_headers"
-    if path.is_file():
-        for line in path.read_text().splitlines():
-            if line.startswith("#"):
-                continue
-            if line and not line[0].isspace():
-                rules.append((line.strip(), []))
-            elif line.strip() and rules:
-                name, _, value = line.strip().partition(":")
-                rules[-1][1].append((name.strip(), value.strip()))
-    return rules
 
 
 def accepted_encodings(header):
@@ -98,11 +94,25 @@ class Handler(SimpleHTTPRequestHandler):
 
     def send_head(self):
         self.vary = False
+        if self.path.split("?")[0] == SITEMAP:
+            return self._sitemap_head()
         if self.precompressed:
             copy = self._precompressed_head()
             if copy is not False:
                 return copy
         return super().send_head()
+
+    def _sitemap_head(self):
+        """The sitemap for the origin asked (the Host header), not the one the build named."""
+        path = Path(self.translate_path(SITEMAP))
+        if not path.is_file():
+            return super().send_head()
+        body = path.read_text().replace(SITE_URL, f"http://{self.headers.get('Host', '127.0.0.1')}/").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def _precompressed_head(self):
         """Send the headers of the requested file's `.br` (else `.gz`) copy, if the request
@@ -156,7 +166,7 @@ def serve(directory, isolated=False, sent=None, precompressed=False):
 
 
 def build_and_serve(directory, isolated=False, sent=None, precompressed=False):
-    """Bind first (to know the port), then build with that port as site_url."""
+    """Build into `directory` and serve it; returns (server, base URL)."""
+    build_site(directory)
     server, port = serve(directory, isolated, sent, precompressed)
-    build_site(directory, port)
     return server, f"http://127.0.0.1:{port}"
