@@ -15,6 +15,7 @@ from mkdocs.exceptions import PluginError
 
 import engine
 import grader
+import runner
 from grader.cases import grading_data
 from grader.proof import prove
 
@@ -25,8 +26,8 @@ def content_key(exercise):
     """A hash of everything the exercise's grading data and proof are made from."""
     digest = hashlib.sha256()
     folders = [Path(exercise.folder)]
-    sources = [p for package in (engine, grader) for p in sorted(Path(package.__file__).parent.glob("*.py"))]
-    sources += [Path(grader.__file__).parent / "facts.json"]
+    sources = [p for package in (engine, grader, runner) for p in sorted(Path(package.__file__).parent.glob("*.py"))]
+    sources += [Path(runner.__file__).parent / "facts.json"]
     for path in [p for folder in folders for p in sorted(folder.rglob("*")) if p.is_file()] + sources:
         if "__pycache__" in path.parts:
             continue

@@ -14,7 +14,6 @@ before the worker sees (and hashes) them.
 import hashlib
 import json
 
-from .headers import site_header
 from .precompress import is_copy
 
 SKIP = {"sw.js", "_headers", "sitemap.xml", "sitemap.xml.gz", "404.html"}

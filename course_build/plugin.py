@@ -11,7 +11,6 @@ mistakes' signatures), which the page keeps and never sends to the worker. Pyodi
 `site/assets/pyodide/`. Nothing is loaded from another origin.
 """
 
-import hashlib
 import html
 import json
 import os

@@ -25,7 +25,7 @@ from runner.facts import TOLERANCE
 # Every operation a value exercise may list in [grading] `ops` and `focus`, declared once.
 # Case generation reads its shape and domain, case texts its symbol (a method call when it
 # has none), group names its word. The worker applies it to the learner's Value under the
-# same name (grader/probes.py OPS: one line each, held equal to this table by
+# same name (runner/probes.py OPS: one line each, held equal to this table by
 # tests/build/test_operations.py). A new operation: an entry here, and its line there.
 OPERATIONS = {
     "add": {"shape": "binary", "symbol": "+", "word": "a sum"},

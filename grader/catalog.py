@@ -31,7 +31,7 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # every key an exercise.toml may hold, by table; a key not listed stops the build with a suggestion
 # (`gives`: names of the course given to the learner, e.g. "engine.given.backward_pass")
 META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading", "gives"}
-GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "arity", "low", "high", "points"}
+GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "arity", "low", "high", "points", "unit"}
 MISTAKE_KEYS = {"name", "message", "fill", "edit", "file"}
 EQUIVALENT_KEYS = {"after", "before", "line", "reason"}
 
@@ -205,7 +205,7 @@ def _grading(folder, meta, text):
 
 # The expected outputs never come from solution.py: a backwards solution would then be
 # its own answer key, prove, and fail every correct learner.
-BUILT_IN_REFERENCES = {"nn": "from engine.nn import MLP\n"}  # the reference engine's network
+BUILT_IN_REFERENCES = {"nn": "from engine.nn import MLP, Layer, Neuron\n"}  # the reference engine's network
 
 
 def _reference(folder, grading):

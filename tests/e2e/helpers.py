@@ -15,7 +15,7 @@ SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "hei
 
 
 # where and in which schema course_browser/progress.js keeps the learner's progress
-STORAGE = json.loads((Path(__file__).resolve().parents[2] / "grader/facts.json").read_text())["storage"]
+STORAGE = json.loads((Path(__file__).resolve().parents[2] / "runner/facts.json").read_text())["storage"]
 
 
 def progress(levels=None, code=None, **fields):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from grader.facts import STORAGE
+from runner.facts import STORAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = """# Preview me

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from course_build.headers import header_rules
+from tools.site_server import Handler
+
 from .helpers import answer
-from .site_server import Handler, header_rules
 from .test_hardening import python_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,9 +19,9 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.catalog import load
+from tools.site_server import serve
 
 from .helpers import answer, check, exercise, replace_code
-from .site_server import serve
 from .test_hardening import python_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
