@@ -5,12 +5,11 @@ shown once; the README stays a front door."""
 import re
 from pathlib import Path
 
-from runner.probes import PROBES
-
 from course_build.blocks.lab import LAB_OPTIONS
 from course_build.validate import SCHEMAS
 from grader.cases import OPERATIONS
 from grader.catalog import EQUIVALENT_KEYS, GRADING_KEYS, META_KEYS, MISTAKE_KEYS
+from runner.probes import PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")

@@ -5,10 +5,10 @@ what the case text, written from the declaration, says it computes."""
 import math
 
 import pytest
-from runner.probes import OPS
 
 from engine import Value
 from grader.cases import OPERATIONS, describe_value_case
+from runner.probes import OPS
 
 
 def test_the_worker_applies_exactly_the_declared_operations():
