@@ -64,7 +64,7 @@ def type_ids(value):
 # the options each lab reads: OPTIONS below is their union (pymdownx.blocks takes one
 # schema per block), so the build's check (course_build/validate.py) holds each lab to its own
 LAB_OPTIONS = {
-    "level-graph": ("a", "b", "c", "d", "hides"),
+    "level-graph": ("a", "b", "c", "k", "graph", "hides"),
     "tangent": ("x0", "h", "hides"),
     "expression": ("expr", "values", "editable", "hides"),
     "training": ("hides",),

@@ -353,6 +353,7 @@ SLIPS = {
     "div-rate": {0.5: lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["a"], 1.5: lambda: 3.0 / 2.0},
     "review-diamond": {1: lambda: 1.0, 7: lambda: 7.0},
     "review-tanh": {0.5: lambda: 0.5},
+    "slope-at-3": {20: lambda: 3 * 3.0**2 - 4 * 3.0 + 5},
     "review-step": {1.3: lambda: 1.5 + 0.1 * -2.0, -0.2: lambda: 0.1 * -2.0, 3.5: lambda: 1.5 - -2.0},
     "neuron-w1": {0.961: lambda: round(neuron()["w2"], 3), 0.5: lambda: 0.5},
     "square": {9: lambda: 3.0 * 3.0, 3: lambda: 3.0 * 1.0},

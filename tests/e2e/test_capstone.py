@@ -78,7 +78,7 @@ def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
-    codes["mul-backward"] = mistake("mul-backward", "uses-own-data")
+    codes["mul-backward"] = mistake("mul-backward", "grad-for-data")
     seed_progress(page, site, codes)
     lab = train(page)
     # the reference learns on its own path; the broken engine does not

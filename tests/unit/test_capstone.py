@@ -109,7 +109,7 @@ def test_the_moons_need_a_curved_boundary():
 
 def test_a_broken_mul_does_not_learn_while_the_reference_does():
     broken = {**SOLUTIONS, "mul-backward": next(
-        m for m in catalog.load("mul-backward").mistakes if m.name == "uses-own-data").code}
+        m for m in catalog.load("mul-backward").mistakes if m.name == "grad-for-data").code}
     run = capstone.train(broken, steps=30)
     assert run["reference"][-1] < run["reference"][0] / 10  # the reference learns on its own path
     assert run["losses"][-1] > run["losses"][0] * 0.9  # the broken engine does not
