@@ -54,10 +54,12 @@ let pressedBlank = null;
 const blankClick = EditorView.domEventHandlers({
   mousedown(event, view) {
     pressedBlank = null;
-    if (event.button !== 0 || event.detail > 1 || event.shiftKey || !(event.target instanceof Element)
-      || !event.target.closest(".cm-blank")) return false;
-    const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
-    pressedBlank = pos === null ? null : { view, ...blankAt(view.state.doc, pos) };
+    const mark = event.target instanceof Element ? event.target.closest(".cm-blank") : null;
+    if (event.button !== 0 || event.detail > 1 || event.shiftKey || !mark) return false;
+    // from the node, not the coordinates: right after a scroll CodeMirror may not have
+    // measured the lines yet, and posAtCoords would then name another line
+    const pos = view.posAtDOM(mark, 0);
+    pressedBlank = { view, ...blankAt(view.state.doc, pos) };
     return false;
   },
   mouseup(_event, view) {
@@ -184,6 +186,21 @@ function blocks(doc) {
 
 const blockText = (doc, { first, last }) => doc.sliceString(doc.line(first).from, doc.line(last).to);
 
+/** The top-level code after the last def or class (the "Try it" lines that a Run
+ * prints from): {first, last} line numbers, or null when it is one line or none. */
+function tailCode(doc) {
+  let first = 0;
+  let last = 0;
+  for (let n = doc.lines; n >= 1; n--) {
+    const { text } = doc.line(n);
+    if (!text.trim()) continue;
+    if (/^\s/.test(text) || /^(def|class|@)/.test(text)) break;
+    if (!last) last = n;
+    first = n;
+  }
+  return first && last > first ? { first, last } : null;
+}
+
 /** Fold the given code: every def or class block that is exactly as in the starter
  * and holds no blank, outermost first. A skip test then shows the blanks and what
  * they need, not the rest of the engine (whose methods answer other questions), and
@@ -204,6 +221,13 @@ function foldGiven(view, starter) {
     if (block.first <= foldedTo || !given.has(blockText(doc, block))) continue;
     effects.push(foldEffect.of({ from: doc.line(block.first).to, to: doc.line(block.last).to }));
     foldedTo = block.last;
+  }
+  // the lines that try the code out: a Check never runs them, and a skip test asks
+  // only for what the blanks need
+  const tail = tailCode(doc);
+  const starterTail = tailCode(starterDoc);
+  if (tail && starterTail && blockText(doc, tail) === blockText(starterDoc, starterTail) && !blockText(doc, tail).includes(FACTS.blank)) {
+    effects.push(foldEffect.of({ from: doc.line(tail.first).to, to: doc.line(tail.last).to }));
   }
   if (effects.length) view.dispatch({ effects });
 }

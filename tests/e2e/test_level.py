@@ -257,12 +257,15 @@ def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
     page.get_by_role("button", name="Reset my progress").click()
     confirm(page, "Cancel")
     page.reload()
+    # CodeMirror draws only the lines near the screen; the reload kept the scroll position
+    exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
     expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_contain_text("self.grad += 7")
     page.get_by_role("button", name="Reset my progress").click()
     page.evaluate("window.__beforeReload = true")
     confirm(page, "Reset this level")
     reloaded(page)
     # the page's unload handler must not save the old code back
+    exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
     expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(1)
     expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).not_to_contain_text("self.grad += 7")
 

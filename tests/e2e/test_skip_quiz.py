@@ -28,7 +28,7 @@ from .helpers import (
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
-QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-backward-tail": "backward-tail"}
+QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-topo-order": "topo-order", "quiz-backward-tail": "backward-tail"}
 MAX_CODE_LINES = 20  # non-blank lines on screen per editor (the whole file has about 45): the blanks' method, a little context
 MAX_LINES = 30  # blank lines included
 SUB_TITLE = "“A whole operation: subtraction”"
@@ -71,6 +71,7 @@ def test_the_skip_tests_editors_show_what_each_question_needs_not_the_engine(pag
             assert not leaked, f"{slot} shows the answer to {other}: {leaked}"
         # what the blanks need is on screen: the method around them, the names they use
         needs = {"sub-backward": ["def __sub__(self, other):"],  # its body is the answer, written whole
+                 "topo-order": ["def backward(self):", "def build(v):", "build(self)"],
                  # backward's first lines stay open: they say what topo holds, in which order
                  "backward-tail": ["def backward(self):", "topo = topological_order(self)"]}[exercise_id]
         for line in needs:
@@ -151,7 +152,7 @@ def test_the_skip_test_is_an_offer_folded_at_the_top(page, site, size):
     toggle = box.get_by_role("button", name="Take the short test")
     expect(toggle).to_have_attribute("aria-expanded", "false")
     expect(box.locator(".course-quiz__offer-line")).to_have_text(
-        "Already know this? A 4-item test clears the level. Each item counts on its first try only.")
+        "Already know this? A 5-item test clears the level. Each item counts on its first try only.")
     expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_hidden()
     height = box.bounding_box()["height"]
     assert height < 300, f"the folded test is {height:.0f} px tall"  # 2,160 px before it folded
@@ -162,7 +163,9 @@ def test_the_skip_test_is_an_offer_folded_at_the_top(page, site, size):
     toggle.click()
     expect(box.get_by_role("button", name="Hide the short test")).to_have_attribute("aria-expanded", "true")
     expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_visible()
-    expect(page.locator('.course-exercise[data-slot="quiz-sub-backward"] .cm-content')).to_contain_text("____", timeout=20_000)
+    editor = page.locator('.course-exercise[data-slot="quiz-sub-backward"] .cm-editor')
+    editor.scroll_into_view_if_needed()  # CodeMirror draws only the lines near the screen
+    expect(editor.locator(".cm-content")).to_contain_text("____", timeout=20_000)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -175,12 +178,15 @@ def test_the_skip_test_can_be_failed(page, site, size):
     expect(blank.locator(".course-quiz__note")).to_have_count(0)
     # a wrong first answer, then the right one: right, but it can no longer count
     expect(answer(page, "quiz-dl-da", "5")).to_contain_text("Not yet")
-    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
+    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
     expect(question(page, "quiz-dl-da").locator(".course-quiz__note")).to_have_text(
         "Your first try was not right, so the short test doesn't count this one: it counts first tries only.")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
     fill_blanks(page, blank, *SUB_ANSWER)
     expect(check(blank)).to_contain_text("Passed")
+    topo = exercise(page, "quiz-topo-order")
+    fill_blanks(page, topo, *TOPO_ANSWER)
+    expect(check(topo)).to_contain_text("Passed")
     tail = exercise(page, "quiz-backward-tail")
     fill_blanks(page, tail, TAIL_ANSWER)
     expect(check(tail)).to_contain_text("Passed")
@@ -194,7 +200,7 @@ def test_the_skip_test_can_be_failed(page, site, size):
     page.reload()
     box = page.locator(".course-quiz")
     expect(box.locator(".course-quiz__offer-line")).to_have_text(
-        "Short test: 3 of 4 counted; 1 can no longer count, so work through the level below.")
+        "Short test: 4 of 5 counted; 1 can no longer count, so work through the level below.")
     expect(box.get_by_role("button", name="Show the short test")).to_be_visible()
     expect(status).to_be_hidden()
     page.evaluate("window.scrollTo(0, 0)")
@@ -203,14 +209,15 @@ def test_the_skip_test_can_be_failed(page, site, size):
 
 def test_a_passed_skip_test_folds_to_its_result(page, site):
     open_level(page, site)
-    expect(answer(page, "quiz-dl-da", "-6")).to_contain_text("Right")
-    expect(answer(page, "quiz-square", "6")).to_contain_text("Right")
-    for slot, answers in (("quiz-sub-backward", SUB_ANSWER), ("quiz-backward-tail", (TAIL_ANSWER,))):
+    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
+    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    for slot, answers in (("quiz-sub-backward", SUB_ANSWER), ("quiz-topo-order", TOPO_ANSWER),
+                          ("quiz-backward-tail", (TAIL_ANSWER,))):
         ex = exercise(page, slot)
         fill_blanks(page, ex, *answers)
         expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-level")).to_contain_text("through the short test")
     page.reload()
     expect(page.locator(".course-quiz__offer-line")).to_have_text(
-        "Short test: all 4 right on the first try. It cleared the level.")
+        "Short test: all 5 right on the first try. It cleared the level.")
     expect(page.locator('.course-question[data-question="quiz-dl-da"]')).to_be_hidden()
