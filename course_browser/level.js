@@ -245,6 +245,7 @@ export function applyLocks(root, level, cleared) {
   for (const section of root.querySelectorAll(".course-locked")) {
     const open = cleared || progress.item(level, section.dataset.after).solved;
     section.classList.toggle("is-locked", !open);
+    section.classList.toggle("is-open", open);
     for (const child of section.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !open;
     if (open) focusableCode(section);
     const visible = !section.parentElement.closest(".course-locked.is-locked");
@@ -254,6 +255,7 @@ export function applyLocks(root, level, cleared) {
   }
   for (const recap of root.querySelectorAll(".course-recap")) {
     recap.classList.toggle("is-locked", !cleared);
+    recap.classList.toggle("is-open", cleared);
     for (const child of recap.children) if (!child.classList.contains("course-lock-notice")) child.hidden = !cleared;
     setNotice(recap, cleared ? null : recapLockText(root));
   }

@@ -63,6 +63,10 @@ RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
                   .replace("__STORAGE_KEY__", STORAGE["key"])
                   .replace("__SCHEMA_VERSION__", str(STORAGE["schema_version"]))
                   .replace("__BLANK__", BLANK))
+# Marks the page as scripted before its first paint: course.css hides every locked part
+# until level.js has read which are open (no answer flashes by), while a page read with no
+# JavaScript shows all of it.
+MARK_SCRIPTED = 'document.documentElement.classList.add("course-js")'
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 
@@ -217,6 +221,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/",
                                           "snapshot": snapshot.config() if snapshot else None}), quote=True)
         head = [f'<meta name="course-runtime" content="{runtime}">']
+        if "course-locked" in output or "course-recap" in output:
+            head.append(f"<script>{MARK_SCRIPTED}</script>")
         if 'class="course-exercise"' in output or 'class="course-lab"' in output:
             # Python starts while the page is still parsing (see course_browser/early.js)
             head.append(f"<script>{self.early_start}</script>")

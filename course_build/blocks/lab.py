@@ -19,6 +19,7 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block, type_boolean, type_number, type_string
 
+from grader.catalog import load
 from labs import LABS, capstone, level_graph, tangent
 from labs.expression import ExpressionError, expression_graph, variables
 from labs.training import Run
@@ -47,9 +48,10 @@ def _table(parent, head, rows):
             etree.SubElement(tr, "td").text = cell
 
 
-def _graph_rows(graph, grads):
-    return [(n["label"] or n["op"], n["op"] or "input", f"{n['data']:.6g}", f"{grads[n['id']]:.6g}")
-            for n in graph["nodes"]]
+def _graph_rows(graph):
+    """A graph's nodes and their values, for a reader with no scripts. Not their grads:
+    the questions after a graph ask for those, and the table stands above them."""
+    return [(n["label"] or n["op"], n["op"] or "input", f"{n['data']:.6g}") for n in graph["nodes"]]
 
 
 def type_ids(value):
@@ -106,8 +108,7 @@ class Lab(Block):
         el.set("data-graph", json.dumps(data))
         # the shared graph's numbers are fixed: the worker recomputes only the tree
         el.set("data-inputs", json.dumps(dict(zip(names, values)) if shape == "tree" else {}))
-        _table(el, ("node", "made by", "data", "grad = ∂L/∂node"),
-               _graph_rows(data["graph"], data["steps"][-1]["grads"]))
+        _table(el, ("node", "made by", "data"), _graph_rows(data["graph"]))
 
     def _build_tangent(self, el):
         data = tangent.tangent(self.options["x0"], self.options["h"])
@@ -126,13 +127,14 @@ class Lab(Block):
             raise CourseBlockError(f"/// lab | expression: {source!r}: {e}") from None
         el.set("data-expression", json.dumps({"expr": source, "editable": self.options["editable"],
                                               "variables": names, **data}))
-        grads = [n["grad"] for n in data["graph"]["nodes"]]
-        _table(el, ("node", "made by", "data", "grad"), _graph_rows(data["graph"], grads))
+        _table(el, ("node", "made by", "data"), _graph_rows(data["graph"]))
 
     def _build_capstone(self, el):
         pieces = [{"exercise": e, "page": page, "method": m, "what": what} for e, page, m, what in capstone.PIECES]
         el.set("data-pieces", json.dumps(pieces))
-        _table(el, ("piece", "method", "exercise"), [(p["what"], p["method"], p["exercise"]) for p in pieces])
+        titles = {e: load(e).title for e, *_ in capstone.PIECES}
+        _table(el, ("piece", "method", "the exercise that writes it"),
+               [(p["what"], p["method"], titles[p["exercise"]]) for p in pieces])
 
     def _build_training(self, el):
         breakdown = Run().parameter_breakdown()

@@ -60,9 +60,6 @@ def page_text(page):
     return unescape(re.sub(r"<[^>]+>", " ", html))
 
 
-@pytest.mark.xfail(strict=True, reason="pages other engineers own: pytorch.md's references name "
-                   "tests/build/test_prose_numbers.py and labs/bridge.py; the capstone's pieces table "
-                   "(blocks/lab.py) lists exercise ids")
 def test_learner_pages_name_no_internal_file_or_exercise_id(site):
     """The instructor guide may name files; a level page speaks to the learner, locked
     parts included (they open)."""

@@ -172,7 +172,7 @@ ANSWERS = {
     # more-ops: each rate measured before its exercise (the engine's rule, which the nudge approximates)
     "tanh-rate": lambda: grad_of(lambda x: x.tanh(), x=0.5)["x"],
     "exp-rate": lambda: grad_of(lambda x: x.exp(), x=1.0)["x"],
-    "log-rate": lambda: grad_of(lambda x: x.log(), x=2.0)["x"],
+    "log-rate": lambda: grad_of(lambda x: x.log(), x=4.0)["x"],
     "relu-rate": lambda: grad_of(lambda x: x.relu(), x=-2.0)["x"],
     "div-rate": lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["b"],
     "log-at-quarter": lambda: grad_of(lambda a: a.log(), a=0.25)["a"],
@@ -270,7 +270,7 @@ def test_worked_numbers_in_prose_are_the_engines(page, words, numbers):
 
 
 # more-ops: the functions whose rates the learner measures, at the page's points
-MEASURED = {"tanh-rate": (math.tanh, 0.5), "exp-rate": (math.exp, 1.0), "log-rate": (math.log, 2.0),
+MEASURED = {"tanh-rate": (math.tanh, 0.5), "exp-rate": (math.exp, 1.0), "log-rate": (math.log, 4.0),
             "relu-rate": (lambda x: max(0.0, x), -2.0), "pow-at-2": (lambda x: x ** 3, 2.0),
             "div-rate": (lambda b: 3.0 / b, 2.0)}
 
@@ -347,7 +347,7 @@ SLIPS = {
     "grad-two-passes": {-6: lambda: level_graph(2, 3, 1, -2)["a"],
                         -24: lambda: level_graph(2, 3, 1, -2, engine=learner_engine(), passes=2)["a"]},
     "tanh-rate": {0.4621: lambda: round(math.tanh(0.5), 4)},
-    "log-rate": {0.6931: lambda: round(math.log(2.0), 4)},
+    "log-rate": {1.3863: lambda: round(math.log(4.0), 4)},
     "relu-rate": {1: lambda: grad_of(lambda x: x.relu(), x=3.0)["x"], -2: lambda: -2.0},
     "pow-at-2": {8: lambda: 2.0 ** 3},
     "div-rate": {0.5: lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["a"], 1.5: lambda: 3.0 / 2.0},

@@ -28,7 +28,7 @@ LEVELS = {
                    ("q", "backward-twice", "-12", "−24"), ("q", "review-square", "-2.5", "−5")],
     "more-ops": [("q", "tanh-rate", "0.4621", "0.7864"), ("x", "tanh-backward"),
                  ("q", "exp-rate", "1", "2.7183"), ("x", "exp-backward"),
-                 ("q", "log-rate", "0.6931", "0.5"), ("x", "log-backward"), ("q", "log-at-quarter", "0.25", "4"),
+                 ("q", "log-rate", "1.3863", "0.25"), ("x", "log-backward"), ("q", "log-at-quarter", "0.25", "4"),
                  ("q", "relu-rate", "1", "0"), ("x", "relu-backward"),
                  ("q", "pow-at-2", "8", "12.006"), ("x", "pow-backward"),
                  ("q", "div-rate", "1.5", "−0.7496"), ("x", "div-backward"),

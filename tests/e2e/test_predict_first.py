@@ -46,14 +46,43 @@ def test_no_answer_is_on_screen_above_its_question(page, site, level):
         wait_for_python(page)
         wait_until(page, "document.querySelectorAll('.course-lab:not([data-mounted])').length === 0")
         page.wait_for_timeout(1500)  # labs fill in their numbers from the worker
-    given_away = []
-    for q in page.evaluate(OPEN_QUESTIONS):
+    assert given_away(page.evaluate(OPEN_QUESTIONS)) == []
+
+
+def given_away(questions):
+    found = []
+    for q in questions:
         if q["kind"] != "number":
             continue
         answer = float(q["answer"].replace("−", "-"))
         if answer.is_integer() and abs(answer) < 10:
             continue
-        hits = [n for n in numbers(q["above"]) if abs(n - answer) <= q["tolerance"]]
-        if hits:
-            given_away.append(f"{q['id']}: {q['answer']} is on screen above it")
-    assert given_away == []
+        if [n for n in numbers(q["above"]) if abs(n - answer) <= q["tolerance"]]:
+            found.append(f"{q['id']}: {q['answer']} is on screen above it")
+    return found
+
+
+@pytest.mark.parametrize("level", PAGES)
+def test_read_with_no_javascript_no_answer_is_above_its_question(browser, site, level):
+    """With scripts off every section shows (the page reads as a text): still no answer
+    stands above the question that asks for it."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{site}/{level}/")
+    assert page.locator(".course-locked").count() == 0 or page.locator(".course-locked > *").first.is_visible()
+    assert given_away(page.evaluate(OPEN_QUESTIONS)) == []
+    context.close()
+
+
+def test_before_the_scripts_have_run_no_locked_part_shows(browser, site):
+    """The first paint comes before the course's scripts read the learner's progress:
+    a locked part must not flash its answers meanwhile."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.route(re.compile(r"/assets/course/course\.[^/]*\.js$"), lambda route: route.abort())
+    page.goto(f"{site}/autograd/")
+    assert page.locator(".course-locked").count() > 3
+    shown = page.evaluate("[...document.querySelectorAll('.course-locked > *, .course-recap > *')]"
+                          ".filter((n) => n.checkVisibility()).map((n) => n.textContent.slice(0, 60))")
+    assert shown == []
+    context.close()

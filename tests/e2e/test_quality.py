@@ -49,6 +49,8 @@ def test_one_python_worker_started_before_any_editor_and_kept_across_pages(page,
     # the <head> starts it (early.js) and the runtime adopts it, or the runtime starts it
     # itself if it gets there first: one worker either way, none left unadopted
     assert page.evaluate("window.__courseEarlyPython") is None
+    # an editor is built once it can be seen: here, once the skip test opens
+    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_have_count(1)
     assert page.evaluate("window.__coursePython.startedAt") < page.evaluate(
         "performance.getEntriesByName('course:editor-ready')[0].startTime")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
