@@ -135,17 +135,31 @@ def last_measure(page, name):
     return page.evaluate(f"performance.getEntriesByName('{name}', 'measure').at(-1)?.duration ?? null")
 
 
+SPARE_READY = "window.__coursePython.spare && window.__coursePython.spare.booted"
+
+
+def press_check(page):
+    """Ctrl+Enter in the focused editor: ms until its verdict is shown."""
+    before = page.evaluate("performance.getEntriesByName('course:check', 'measure').length")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function(f"performance.getEntriesByName('course:check', 'measure').length > {before}")
+    return last_measure(page, "course:check")
+
+
 def check_with_keyboard(page, slot, code):
+    """RUNS pairs of Checks: one warm (the page idle, its spare booted, as when a learner
+    reads the verdict and edits), then one pressed as soon as that verdict showed, whose
+    interpreter may still be booting. Returns (warm times, back-to-back times)."""
     ex = page.locator(f'.course-exercise[data-slot="{slot}"]')
     replace_code(page, ex, code)
-    times = []
+    warm, again = [], []
     for _ in range(RUNS):
-        before = page.evaluate("performance.getEntriesByName('course:check', 'measure').length")
-        page.keyboard.press("Control+Enter")
-        page.wait_for_function(f"performance.getEntriesByName('course:check', 'measure').length > {before}")
-        times.append(last_measure(page, "course:check"))
+        page.wait_for_function(SPARE_READY)
+        page.wait_for_timeout(300)  # the spare's first message handled, the page idle
+        warm.append(press_check(page))
+        again.append(press_check(page))
     assert "Passed" in ex.locator(".course-result").inner_text(), slot
-    return times
+    return warm, again
 
 
 def stop_then_ready(page):
@@ -289,6 +303,7 @@ def main():
                                "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes",
                                "longest_task", "stop_ready", "ours_sw")}
     checks = {slot: [] for slot in AUTOGRAD_EXERCISES}
+    back_to_back = []
     instant = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
@@ -398,7 +413,9 @@ def main():
         open_cleared(page, url + "/autograd/")
         page.wait_for_function(READY, timeout=60_000)
         for slot, exercise_id in AUTOGRAD_EXERCISES.items():
-            checks[slot].extend(check_with_keyboard(page, slot, (ROOT / "exercises" / exercise_id / "solution.py").read_text()))
+            warm, again = check_with_keyboard(page, slot, (ROOT / "exercises" / exercise_id / "solution.py").read_text())
+            checks[slot].extend(warm)
+            back_to_back.extend(again)
         results["stop_ready"] = [stop_then_ready(page) for _ in range(RUNS)]  # every section open: both editors shown
         page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
         page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
@@ -420,7 +437,7 @@ def main():
                     ("bare", "precompressed"): first_visit(p, packed_url + "/bare/", sent_packed, "window.__bareReady")}
     for running in (server, packed_server, plain_server):
         running.shutdown()
-    report(results, checks, instant)
+    report(results, checks, instant, back_to_back)
     report_transfer(transfer)
 
 
@@ -435,7 +452,7 @@ def ratio_text(ours, reference, goal):
     return f"{median:>6.2f} ({low:.2f}–{high:.2f})  goal <= {goal}" + ("" if median <= goal else " (not met)")
 
 
-def report(r, checks, instant):
+def report(r, checks, instant, back_to_back):
     med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "cold_modes", "warm_modes")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start")
     print("ratio = median of the per-run ratios ours / reference (each pair measured back to back), (lowest–highest)\n")
@@ -459,14 +476,13 @@ def report(r, checks, instant):
     print(f"{'(2) warm, a later visit, offline service worker serving':<58}{med['ours_sw']:>8.0f}ms{'':>11}"
           f"   (spread {min(r['ours_sw']):.0f}–{max(r['ours_sw']):.0f})")
     for slot, times in checks.items():
-        print(f"{f'(3) Ctrl+Enter to verdict, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>11}"
+        print(f"{f'(3) Ctrl+Enter to verdict, warm, {slot}':<58}{statistics.median(times):>8.1f}ms{'':>11}"
               f"   (spread {min(times):.0f}–{max(times):.0f}) goal < 50 ms")
     firsts = [times[0] for times in checks.values()]
-    again = [t for times in checks.values() for t in times[1:]]
-    print(f"{'    a Check pressed as soon as the last verdict showed':<58}{statistics.median(again):>8.1f}ms{'':>11}"
-          f"   (highest {max(again):.0f}) goal < 300 ms")
     print(f"{'    the first Check of each exercise':<58}{statistics.median(firsts):>8.1f}ms{'':>11}"
           f"   (highest {max(firsts):.0f})")
+    print(f"{'    a Check pressed as soon as the last verdict showed':<58}{statistics.median(back_to_back):>8.1f}ms{'':>11}"
+          f"   (highest {max(back_to_back):.0f}) goal < 300 ms")
     print(f"{'(4) first Check after instant navigation (accumulate)':<58}{instant[0]:>8.1f}ms{'':>11}   goal < 100 ms")
     print(f"{'longest main-thread task, cold, until Python is ready':<58}{med['longest_task']:>8.0f}ms"
           f"   (highest {max(r['longest_task']):.0f} ms; 0: none of 50 ms or more)")

@@ -5,8 +5,9 @@
 // No restore between runs can be complete, so none is relied on: a Run or a Check
 // takes the spare interpreter (booted from the build's memory snapshot, touched by no
 // learner code), and the interpreter is thrown away when the run ends. The next spare
-// boots at once, while the run goes on. Later boots reuse what the first one fetched:
-// the compiled WebAssembly module and the snapshot's memory (the "seed").
+// boots once the verdict is shown, or while a run that lasts goes on. Later boots
+// reuse what the first one fetched: the compiled WebAssembly module and the
+// snapshot's memory (the "seed").
 //
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
 // the spare is already on its way.
@@ -21,6 +22,7 @@ const LAB_FUNCTIONS = new Set(["lab_graph", "tangent", "expression", "gradient_a
 const LEARNER_LAB_FUNCTIONS = new Set(["capstone_train", "capstone_check", "capstone_boundary", "capstone_engine"]);
 const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
 const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
+const SPARE_AFTER_MS = 100; // a run that lasts this long gets its successor booting meanwhile
 
 /** One worker, one interpreter: its boot, its calls, its end. */
 class Interpreter {
@@ -197,10 +199,13 @@ export class PythonRuntime extends EventTarget {
     } catch {
       return stoppedVerdict("crash");
     }
-    if (this.spare === interpreter) { // another call may have taken it while it booted
-      this.spare = null;
-      this.start(); // the next one boots while this run goes on
-    } else return this.runCall(fn, args, given, timeoutMs, onStart);
+    if (this.spare === interpreter) this.spare = null; // another call may have taken it while it booted
+    else return this.runCall(fn, args, given, timeoutMs, onStart);
+    // The next spare boots once this run's verdict is on screen: launching a worker hands
+    // it the seed, a copy of the snapshot's memory made on this thread (about 40 ms on two
+    // cores), which would otherwise delay the verdict. A run still going after
+    // SPARE_AFTER_MS (a slow one, or a loop about to be stopped) gets its successor then.
+    const successor = setTimeout(() => this.start(), SPARE_AFTER_MS);
     this.runs += 1;
     const run = { interpreter, timer: null };
     this.running = run;
@@ -212,8 +217,10 @@ export class PythonRuntime extends EventTarget {
       return await interpreter.call(fn, args, given, started);
     } finally {
       clearTimeout(run.timer);
+      clearTimeout(successor);
       if (this.running === run) this.running = null;
       interpreter.end("done");
+      afterNextPaint(() => this.start());
     }
   }
 
@@ -253,6 +260,13 @@ export class PythonRuntime extends EventTarget {
     this.running = null;
     run.interpreter.end(reason);
   }
+}
+
+/** `fn` once the page has painted what the current task changed (in a hidden tab,
+ * which paints nothing, at once). */
+function afterNextPaint(fn) {
+  if (document.hidden) setTimeout(fn);
+  else requestAnimationFrame(() => setTimeout(fn));
 }
 
 function forgetOldSnapshot() {

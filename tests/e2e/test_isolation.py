@@ -170,7 +170,7 @@ def test_the_reference_engine_is_out_of_reach(page, site):
 
 
 def test_a_second_check_right_after_the_first_passes(page, site):
-    """The spare boots while a run goes on, so Checks in a row each get a fresh one."""
+    """The next spare boots once a verdict shows, so Checks in a row each get a fresh one."""
     open_level(page, site)
     ex = exercise(page, SLOT)
     replace_code(page, ex, SUB.solution)
