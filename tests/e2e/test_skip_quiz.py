@@ -92,6 +92,7 @@ def test_a_seen_answer_in_the_skip_test_says_why_it_cannot_count(page, site, siz
     expect(status).to_have_text("1 of 5 solved. Solve all five to clear the level.")
 
     ex = exercise(page, "quiz-sub-backward")
+    expect(ex.locator(".cm-content")).to_have_count(1)  # built: the layout around the button has settled
     ex.get_by_role("button", name="Show answer").click()
     # asked first, with what it costs here
     expect(page.locator("dialog.course-dialog")).to_contain_text("the short test can't count this exercise then")
