@@ -235,6 +235,19 @@ def _joined(items):
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def _nodes(out):
+    """Every node of the graph that ends at `out`, once each, `out` first."""
+    seen, order, stack = set(), [], [out]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(node._children)
+    return order
+
+
 def predictions(out, inputs):
     """For each input: the engine's ∂out/∂input, an explanation, where to look, and
     [[wrong number, what it is]] for each known slip that gives a different number.
@@ -288,6 +301,10 @@ def predictions(out, inputs):
             signs = (f"the parts {name}'s uses send back are {_joined([number(u['part']) for u in found])}; "
                      "count their minus signs")
         slips.append((-g, f"the right size with the wrong sign: {signs}."))
+        # the numbers the graph shows before any gradient: a learner may copy one of them
+        for node in _nodes(out):
+            slips.append((node.data, f"the value of {describe(node)} on the graph, not a gradient: ∂L/∂{name} is "
+                                     f"how far L moves per unit nudge of {name}."))
         kept = []
         for value, message in slips:
             if not math.isfinite(value) or abs(value - g) <= SLIP_TOLERANCE:
