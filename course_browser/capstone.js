@@ -72,7 +72,14 @@ export function mountCapstone(root) {
 
   /** Green only when training matched and every piece matches; else an amber note that
    * names each piece that differs, and how. */
-  function judge(checks, trainedAlike) {
+  function judge(checks, trainedAlike, yours) {
+    if (!yours) { // nothing of the learner's was trained: no claim about their engine
+      verdict.dataset.state = "reference";
+      verdict.replaceChildren(el("p", { textContent: "None of these pieces is yours yet, so this was the course's "
+        + "reference engine training next to itself. Solve the exercises the table links to, then train again: "
+        + "each piece you solve takes the reference's place." }));
+      return;
+    }
     const wrong = checks.filter((c) => !c.ok);
     const same = trainedAlike && !wrong.length;
     verdict.dataset.state = same ? "same" : "differs";
@@ -87,7 +94,7 @@ export function mountCapstone(root) {
     for (const c of wrong) {
       const detail = c.problem ? c.problem
         : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
-      list.append(el("li", {}, el("a", { href: `../${c.page}/#ex-${c.exercise}`, textContent: `${c.what} (${c.method}, exercise ${c.exercise})` }),
+      list.append(el("li", {}, el("a", { href: `../${c.page}/#ex-${c.exercise}`, textContent: `${c.what} (${c.method})` }),
         `: ${detail}.`));
     }
     verdict.append(list);
@@ -98,7 +105,7 @@ export function mountCapstone(root) {
     const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
     if (checked?.error) throw new Error(checked.error);
     renderPieces(codes, checked.pieces);
-    judge(checked.pieces, trainedAlike);
+    judge(checked.pieces, trainedAlike, Object.keys(codes).length);
   }
 
   onBusyClick(train, async () => {
