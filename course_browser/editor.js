@@ -152,8 +152,14 @@ const noTabTrap = Prec.highest(EditorView.domEventHandlers({
     view.setTabFocusMode(lastKeyWasTab);
     const first = !focusedBefore.has(view);
     focusedBefore.add(view);
-    // after the browser has placed its own cursor (start of the text) on a Tab arrival
-    if (first && lastKeyWasTab) setTimeout(() => { if (view.hasFocus) selectFirstBlank(view); });
+    // after the browser has placed its own cursor (start of the text) on a Tab arrival,
+    // unless a key came first (Ctrl+A pressed at once keeps the whole text selected)
+    if (first && lastKeyWasTab) {
+      const arrived = view.state.selection;
+      setTimeout(() => {
+        if (view.hasFocus && (view.state.selection.eq(arrived) || view.state.selection.main.head === 0)) selectFirstBlank(view);
+      });
+    }
   },
   keydown(event, view) {
     // Esc always arms "Tab leaves", also when a keymap (the suggestion list's) takes the

@@ -33,6 +33,7 @@ def open_mul(page, site, python=False):
         page.goto(site + LEVEL)
     ex = exercise(page, SLOT)
     expect(ex).to_be_visible()
+    expect(ex.locator(".cm-content")).to_have_count(1)  # built: the buttons below it have settled
     return ex
 
 
