@@ -19,6 +19,7 @@ import math
 from engine import Value
 from engine.gradcheck import finite_difference
 from engine.graph import backward_steps, local_factors, to_graph
+from engine.order import topological_order
 
 FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid")
 BINARY = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__"}
@@ -235,19 +236,6 @@ def _joined(items):
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _nodes(out):
-    """Every node of the graph that ends at `out`, once each, `out` first."""
-    seen, order, stack = set(), [], [out]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(node._children)
-    return order
-
-
 def predictions(out, inputs):
     """For each input: the engine's ∂out/∂input, an explanation, where to look, and
     [[wrong number, what it is]] for each known slip that gives a different number.
@@ -302,7 +290,7 @@ def predictions(out, inputs):
                      "count their minus signs")
         slips.append((-g, f"the right size with the wrong sign: {signs}."))
         # the numbers the graph shows before any gradient: a learner may copy one of them
-        for node in _nodes(out):
+        for node in reversed(topological_order(out)):  # out first
             slips.append((node.data, f"the value of {describe(node)} on the graph, not a gradient: ∂L/∂{name} is "
                                      f"how far L moves per unit nudge of {name}."))
         kept = []

@@ -19,7 +19,6 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block, type_boolean, type_number, type_string
 
-from grader.catalog import load
 from labs import LABS, capstone, level_graph, tangent
 from labs.expression import ExpressionError, expression_graph, variables
 from labs.training import Run
@@ -132,9 +131,9 @@ class Lab(Block):
     def _build_capstone(self, el):
         pieces = [{"exercise": e, "page": page, "method": m, "what": what} for e, page, m, what in capstone.PIECES]
         el.set("data-pieces", json.dumps(pieces))
-        titles = {e: load(e).title for e, *_ in capstone.PIECES}
+        exercises = self.config["exercises"]  # loaded once by the plugin
         _table(el, ("piece", "method", "the exercise that writes it"),
-               [(p["what"], p["method"], titles[p["exercise"]]) for p in pieces])
+               [(p["what"], p["method"], exercises[p["exercise"]].title) for p in pieces])
 
     def _build_training(self, el):
         breakdown = Run().parameter_breakdown()
