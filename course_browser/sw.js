@@ -43,12 +43,19 @@ function withCsp(response) {
   return rebuild(response.body, response);
 }
 
-/** Fetch a precached file and keep it only if its bytes are the build's. */
+/** This version's cache, or null once a newer worker has deleted it. An older worker
+ * keeps serving its pages until the new one claims them, and `caches.open` would
+ * create its deleted cache again: a stale second cache that no activation removes. */
+async function ownCache() {
+  return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
+}
+
+/** Fetch a precached file and keep it only if its bytes are the build's (and `cache` is still this version's). */
 async function fetchVerified(cache, path, init) {
   const response = await fetch(new Request(new URL(path, ROOT), init));
   const body = await response.arrayBuffer();
   const good = response.ok && (await sha256(body)) === HASHES[path];
-  if (good) await cache.put(new URL(path, ROOT), new Response(body, response));
+  if (good && cache) await cache.put(new URL(path, ROOT), new Response(body, response));
   return { response, body, good };
 }
 
@@ -99,8 +106,8 @@ async function verifiedFromCache(cache, path) {
 }
 
 async function cacheFirst(path) {
-  const cache = await caches.open(CACHE);
-  const good = await verifiedFromCache(cache, path);
+  const cache = await ownCache();
+  const good = cache && (await verifiedFromCache(cache, path));
   if (good) return good;
   const { response, body } = await fetchVerified(cache, path, { cache: "no-cache" });
   return rebuild(body, response); // the network's answer, repaired into the cache if it is the build's
@@ -113,15 +120,16 @@ async function networkFirst(event, path) {
     // and would serve the last build's page (and its data) to a returning learner
     response = await fetch(event.request.url, { cache: "no-cache", credentials: "same-origin" });
   } catch {
-    const cache = await caches.open(CACHE);
-    const good = await verifiedFromCache(cache, path);
+    const cache = await ownCache();
+    const good = cache && (await verifiedFromCache(cache, path));
     if (good) return good;
     return Response.error(); // offline and no sound copy: fail closed
   }
   if (response.ok) {
     // keep the cache sound: repair a missing or bad entry with the network's copy when it is the build's
     const copy = response.clone();
-    event.waitUntil(caches.open(CACHE).then(async (cache) => {
+    event.waitUntil(ownCache().then(async (cache) => {
+      if (!cache) return;
       const body = await copy.arrayBuffer();
       if ((await sha256(body)) !== HASHES[path]) return;
       const cached = await cache.match(new URL(path, ROOT));

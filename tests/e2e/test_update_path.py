@@ -1,7 +1,8 @@
 """A new build reaches a returning learner: build v1, visit, rebuild with a changed
 mistake message, visit again and see v2 (at the next page load or the one after),
-with the learner's progress kept; then the same with the network off (known to
-fail intermittently: see its xfail reason).
+with the learner's progress kept; then the same with the network off, where the
+old service worker, still serving the page, must not recreate the cache that the
+new one deleted.
 
 The server sends `_headers` as a static host would (assets cached a year, immutable),
 and the browser keeps its HTTP cache between visits, so a file whose name did not
@@ -91,10 +92,6 @@ def test_a_new_build_reaches_a_returning_learner(browser, course):
     context.close()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "intermittent (2 of 4 runs): after the rebuild two byoa- caches exist and the offline page is "
-    "the last build's (its exercises.<hash> is v1's); the old and new service workers' hand-over "
-    "is not understood yet"))
 def test_the_new_build_is_what_a_returning_learner_gets_offline(browser, course):
     site, exercises, port, url = course
     toml = exercises / "diamond" / "exercise.toml"
