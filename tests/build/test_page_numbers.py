@@ -5,11 +5,11 @@ questions) must be one of:
 - a question's answer or known slip: tests/build/test_prose_numbers.py recomputes those;
 - a claim listed here, recomputed by the engine (or PyTorch's recorded run, or
   labs/tangent.py) and compared at the precision the page prints;
+- a number in one of test_prose_numbers.py's worded claims, which recomputes it there;
 - a given: an input the page chooses, a count, a version, a label; each with why.
 A number this file does not know fails the test, so a new claim needs its computation.
 
-(Numbers are matched as tokens: a given "2" also covers a "2" elsewhere on the
-page. The claims in sentences are held to their words by test_prose_numbers.py.)
+(Numbers are matched as tokens: a given "2" also covers a "2" elsewhere on the page.)
 """
 
 import math
@@ -21,6 +21,8 @@ import pytest
 from engine import Value
 from labs.bridge import engine_numbers, recorded_torch_numbers
 from labs.tangent import descent, tangent
+
+from .test_prose_numbers import PROSE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?:\.\d+)?(?:[eE][−-]?\d+)?(?![\w])")
@@ -63,6 +65,12 @@ def slope_of_f(x):
     return descent(x, 0.0, 0)[0]["slope"]
 
 
+def layer_sizes():
+    """The parameters of each layer of the capstone's MLP(2, [8, 8, 1]), as the engine counts them."""
+    from engine import MLP
+    return [len(layer.parameters()) for layer in MLP(2, [8, 8, 1]).layers]
+
+
 GIVEN = {
     "nudges.md": {
         "0": "slopes of 0 at the bottom; the error 0", "1": "x₀ = 1, the lab's start", "2": "2h, x² and 2/3",
@@ -90,6 +98,26 @@ GIVEN = {
         "0": "exactly 0", "0.25": "a·b + c = 0.25 (a slip, recomputed with the others)",
     },
     "index.md": {str(n): "the course map's numbering" for n in range(1, 10)},
+    "autograd.md": {
+        "0": "a choice of the += question: what = would leave", "2.0": "Value(2.0), an example of a call",
+        "5.01": "self = 5 nudged by 0.01", "3.01": "other = 3 nudged by 0.01",
+    },
+    "more-ops.md": {
+        "-1": "b⁻¹ and `self * -1`", "-3": "−3/4: a = 3 over b² = 4 (the div-rate answer, −0.75)",
+        "2": "x = 2 and b = 2, the points chosen", "0.001": "the h suggested for a nudge",
+        "0.01": "the questions' tolerance", "0.1": "pow-at-2's tolerance",
+    },
+    "train.md": {
+        "-1": "w₂ = −1, and the class −1", "0": "sum's default start", "1.0": "the input (2.0, 1.0)",
+        "2.0": "the input (2.0, 1.0)", "2": "x = (2, 1), 2 inputs, the rate 2, a point off by 2",
+        "3": "by step 3; zip's example", "4": "zip's example; (4 + 4) / 8", "8": "8 points, 8 neurons",
+        "10": "sum's example start, and 10 steps a message", "13": "sum([1, 2], 10), run by "
+        "test_prose_numbers.py::test_python_examples_in_the_prose_say_what_python_computes",
+        "120": "the lab's run of 120 steps", "0.05": "the default rate", "0.001": "a rate the lab offers; a tolerance",
+        "1.5": "the test point (1.5, 1.5)",
+        "1e-05": "a bound, held by test_prose_numbers.py::test_the_learning_rates_the_training_page_describes",
+    },
+    "capstone.md": {"1": "MLP(2, [8, 8, 1])", "2": "MLP(2, [8, 8, 1])", "8": "MLP(2, [8, 8, 1])"},
 }
 
 # page -> {the number as printed: what computes it}
@@ -127,12 +155,34 @@ CLAIMS = {
         **{f"{v:.6f}": (lambda v=v: v) for v in engine_numbers(which="composite").values()},
     },
     "index.md": {},
+    "autograd.md": {},
+    "more-ops.md": {},
+    "train.md": {"0.25": lambda: 0.5 ** 2},  # review-tanh: 1 − t² = 1 − 0.25
+    "capstone.md": {
+        "24": lambda: layer_sizes()[0], "72": lambda: layer_sizes()[1], "9": lambda: layer_sizes()[2],
+    },
 }
 
 
 def page_numbers(page):
     text = re.sub(r"\]\(https?://[^)]*\)", "]", (DOCS / page).read_text(encoding="utf-8"))
     return {n.replace("−", "-") for n in NUMBER.findall(text)}
+
+
+def checked_by_prose(page):
+    """The numbers that fill the placeholders of test_prose_numbers.py's sentences: that
+    test recomputes each one (the training page's losses, for one, need three runs)."""
+    text = (DOCS / page).read_text(encoding="utf-8").replace("−", "-")
+    found = set()
+    for where, words, _numbers in PROSE:
+        if where != page:
+            continue
+        pattern = "".join(r"([-]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)" if part.startswith("{") else re.escape(part)
+                          for part in re.split(r"(\{[^}]*\})", words.replace("−", "-")) if part)
+        match = re.search(pattern, text)
+        assert match, f"{page} no longer says {words!r}: test_prose_numbers.py fails too"
+        found |= set(match.groups())
+    return found
 
 
 def checked_by_questions(page):
@@ -148,7 +198,7 @@ def checked_by_questions(page):
 
 @pytest.mark.parametrize("page", sorted(GIVEN))
 def test_every_number_on_the_page_is_given_or_recomputed(page):
-    known = set(GIVEN[page]) | set(CLAIMS[page]) | checked_by_questions(page)
+    known = set(GIVEN[page]) | set(CLAIMS[page]) | checked_by_questions(page) | checked_by_prose(page)
     unknown = sorted(page_numbers(page) - known, key=float)
     assert unknown == [], f"{page}: add each to CLAIMS with its computation, or to GIVEN with why"
 
@@ -160,3 +210,9 @@ def test_each_claimed_number_is_what_the_engine_computes(page, printed):
     decimals = len(printed.split(".")[1]) if "." in printed else 0
     value = CLAIMS[page][printed]()
     assert math.isclose(value, float(printed), abs_tol=0.5 * 10 ** -decimals + 1e-12), f"{page}: {printed} is {value}"
+
+
+def test_every_learner_page_is_checked():
+    """The instructor guide is the only page a learner does not study."""
+    pages = {p.name for p in DOCS.glob("*.md")} - {"instructors.md"}
+    assert pages == set(GIVEN) == set(CLAIMS)
