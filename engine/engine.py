@@ -182,6 +182,17 @@ class Value:
         out._backward = _backward
         return out
 
+    def softplus(self):
+        x = self.data
+        # log(1 + e^x) written so that neither a large nor a very negative x overflows
+        out = Value(max(x, 0.0) + math.log1p(math.exp(-abs(x))), (self,), "softplus")
+        rate = 1.0 / (1.0 + math.exp(-x)) if x >= 0.0 else math.exp(x) / (1.0 + math.exp(x))
+
+        def _backward():
+            self.grad += rate * out.grad
+        out._backward = _backward
+        return out
+
     # -- backpropagation ----------------------------------------------------
 
     def topological_order(self):

@@ -38,6 +38,7 @@ OPERATIONS = {
     "relu": {"shape": "unary", "word": "relu"},
     # defined for x > 0 only: its "near zero" cases come from the right
     "log": {"shape": "unary", "word": "log", "positive_only": True},
+    "softplus": {"shape": "unary", "word": "softplus"},
 }
 SYMBOL = {op: o["symbol"] for op, o in OPERATIONS.items() if "symbol" in o}
 BINARY = tuple(op for op, o in OPERATIONS.items() if o["shape"] == "binary")

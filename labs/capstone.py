@@ -57,6 +57,7 @@ PIECES = [
     ("relu-backward", "more-ops", "relu", "relu"),
     ("pow-backward", "more-ops", "__pow__", "powers"),
     ("div-backward", "more-ops", "__truediv__", "division"),
+    ("softplus", "capstone", "softplus", "softplus, your own operation"),
     ("mlp", "train", "Neuron, Layer, MLP", "the network"),
 ]
 NETWORK = "mlp"  # the piece that is classes of its own, not a method of Value
@@ -284,6 +285,7 @@ PROBES = {
     "relu-backward": "a.relu() * a + (a * b).relu() * b",
     "pow-backward": "((a * b) ** 3) * b + (a ** 2) * a",
     "div-backward": "((a + b) / (b * a)) * b + (a / b) * a",
+    "softplus": "a.softplus() * a + (a * b).softplus() * b",
 }
 
 

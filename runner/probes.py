@@ -28,6 +28,7 @@ OPS = {
     "tanh": lambda a: a.tanh(),
     "relu": lambda a: a.relu(),
     "log": lambda a: a.log(),
+    "softplus": lambda a: a.softplus(),
 }
 
 # Functions a `call` case may pass to the learner's code by name.

@@ -117,7 +117,9 @@ GIVEN = {
         "1.5": "the test point (1.5, 1.5)",
         "1e-05": "a bound, held by test_prose_numbers.py::test_the_learning_rates_the_training_page_describes",
     },
-    "capstone.md": {"1": "MLP(2, [8, 8, 1])", "2": "MLP(2, [8, 8, 1])", "8": "MLP(2, [8, 8, 1])"},
+    "capstone.md": {"1": "MLP(2, [8, 8, 1]), and the 1 in log(1 + eˣ)", "2": "MLP(2, [8, 8, 1]); x = 2, the point chosen",
+                    "8": "MLP(2, [8, 8, 1])", "3": "section 3, three points", "0.001": "the h suggested for a nudge",
+                    "0.01": "the question's tolerance", "0": "flat near 0"},
 }
 
 # page -> {the number as printed: what computes it}
@@ -159,6 +161,7 @@ CLAIMS = {
     "more-ops.md": {},
     "train.md": {"0.25": lambda: 0.5 ** 2},  # review-tanh: 1 − t² = 1 − 0.25
     "capstone.md": {
+        "7.389": lambda: math.exp(2.0),
         "24": lambda: layer_sizes()[0], "72": lambda: layer_sizes()[1], "9": lambda: layer_sizes()[2],
     },
 }

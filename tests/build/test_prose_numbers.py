@@ -176,6 +176,7 @@ ANSWERS = {
     "relu-rate": lambda: grad_of(lambda x: x.relu(), x=-2.0)["x"],
     "div-rate": lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["b"],
     "log-at-quarter": lambda: grad_of(lambda a: a.log(), a=0.25)["a"],
+    "softplus-rate": lambda: grad_of(lambda x: x.softplus(), x=2.0)["x"],
     "parameter-count": parameter_count,
     "bridge-d-grad": lambda: engine_numbers()["k.grad"],
     "capstone-params": parameter_count,
@@ -272,7 +273,8 @@ def test_worked_numbers_in_prose_are_the_engines(page, words, numbers):
 # more-ops: the functions whose rates the learner measures, at the page's points
 MEASURED = {"tanh-rate": (math.tanh, 0.5), "exp-rate": (math.exp, 1.0), "log-rate": (math.log, 4.0),
             "relu-rate": (lambda x: max(0.0, x), -2.0), "pow-at-2": (lambda x: x ** 3, 2.0),
-            "div-rate": (lambda b: 3.0 / b, 2.0)}
+            "div-rate": (lambda b: 3.0 / b, 2.0),
+            "softplus-rate": (lambda x: math.log1p(math.exp(x)), 2.0)}
 
 
 def test_a_one_sided_nudge_measures_each_rate_within_the_questions_tolerance():
@@ -350,6 +352,8 @@ SLIPS = {
     "log-rate": {1.3863: lambda: round(math.log(4.0), 4)},
     "relu-rate": {1: lambda: grad_of(lambda x: x.relu(), x=3.0)["x"], -2: lambda: -2.0},
     "pow-at-2": {8: lambda: 2.0 ** 3},
+    "softplus-rate": {2.1269: lambda: round(math.log1p(math.exp(2.0)), 4), 7.3891: lambda: round(math.exp(2.0), 4),
+                      0.1192: lambda: round(1 / (1 + math.exp(2.0)), 4)},
     "div-rate": {0.5: lambda: grad_of(lambda a, b: a / b, a=3.0, b=2.0)["a"], 1.5: lambda: 3.0 / 2.0},
     "review-diamond": {1: lambda: 1.0, 7: lambda: 7.0},
     "review-tanh": {0.5: lambda: 0.5},

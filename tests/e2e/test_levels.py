@@ -37,7 +37,7 @@ LEVELS = {
     "alive": [("q", "alive-predict-a", "-3", "-1.8485"), ("q", "alive-c-grad", "3.6969", "6.2916"),
               ("t", "alive-flat-a", "(a-2)*b", "a*a - 4*a"), ("q", "review-step", "1.3", "1.7")],
     "pytorch": [("q", "bridge-d-grad", "0.4898", "0.2449"), ("q", "bridge-grad-fn", "grad", "grad_fn")],
-    "capstone": [("q", "capstone-params", "100", "105")],
+    "capstone": [("q", "capstone-params", "100", "105"), ("q", "softplus-rate", "7.3891", "0.8808"), ("x", "softplus")],
 }
 
 

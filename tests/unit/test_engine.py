@@ -45,6 +45,8 @@ def _fn(name, fn):
     torch_fn = {
         "tanh": lambda a: torch.tanh(a), "relu+": torch.relu, "relu-": torch.relu,
         "exp": torch.exp, "log": torch.log, "sigmoid": torch.sigmoid, "sigmoid-neg": torch.sigmoid,
+        "softplus": torch.nn.functional.softplus, "softplus-neg": torch.nn.functional.softplus,
+        "softplus-big": lambda a: torch.nn.functional.softplus(a, threshold=1000.0),
     }.get(name)
     return fn, torch_fn or _torchify(fn)
 
