@@ -7,6 +7,9 @@ class Value:
         self._children = children
         self._backward = lambda: None
 
+    def __repr__(self):  # what print shows for a Value: given, not graded
+        return f"Value(data={self.data}, grad={self.grad})"
+
     def __add__(self, other):
         out = Value(self.data + other.data, (self, other))
         def _backward():
@@ -22,4 +25,5 @@ class Value:
 a, b = Value(2.0), Value(3.0)
 L = a + b
 L.backward()
-print("L =", L.data, " dL/da =", a.grad, " dL/db =", b.grad)
+print(L)     # Value(data=5.0, grad=1.0)
+print(a, b)  # each input's grad: how much L moves per unit of it

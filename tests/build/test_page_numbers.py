@@ -100,6 +100,7 @@ GIVEN = {
     "index.md": {str(n): "the course map's numbering" for n in range(1, 10)},
     "autograd.md": {
         "0": "a choice of the += question: what = would leave", "2.0": "Value(2.0), an example of a call",
+        "0.0": "a new Value's grad, as __repr__ prints it",
         "5.01": "self = 5 nudged by 0.01", "3.01": "other = 3 nudged by 0.01",
     },
     "more-ops.md": {
