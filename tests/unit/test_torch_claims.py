@@ -120,6 +120,18 @@ def test_our_engine_keeps_every_grad_and_its_graph():
     L.backward()  # no error
 
 
+def test_a_second_pass_adds_only_at_the_leaves_as_in_pytorch():
+    says("this page's engine\n  clears the inner nodes first, so only the leaves add up, as in PyTorch.")
+    ours = [Value(x) for x in (0.5, -1.5, 1.0, 2.0)]
+    L = (ours[0] * ours[1] + ours[2]).tanh() * ours[3]
+    L.backward()
+    L.backward()
+    a, _, L = _torch_graph()
+    L.backward(retain_graph=True)
+    L.backward()
+    assert ours[0].grad == pytest.approx(a.grad.item())
+
+
 def test_zero_grad_clears_in_both():
     says("| `model.zero_grad()` | `optimizer.zero_grad()` | clear the gradients before the next step |")
     model = MLP(2, [3, 1])
