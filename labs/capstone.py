@@ -19,6 +19,7 @@ import ast
 import inspect
 import math
 import random
+import re
 import textwrap
 
 import engine.engine as reference_engine
@@ -413,10 +414,17 @@ for _name in {names!r}:
 '''
 
 
+# What an exercise's starter imports from the course inside a method (backward-tail's
+# `from engine.given import topological_order`): the file defines it itself.
+COURSE_IMPORT = re.compile(r"^\s*from engine(\.\w+)? import topological_order\s*(#.*)?$")
+
+
 def _lines(code, node):
-    """The source lines of a definition (its decorators too), dedented."""
+    """The source lines of a definition (its decorators too), dedented, without the
+    course's own imports, so that the file needs nothing but Python."""
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    return textwrap.dedent("\n".join(code.splitlines()[first - 1:node.end_lineno])).splitlines()
+    lines = [line for line in code.splitlines()[first - 1:node.end_lineno] if not COURSE_IMPORT.match(line)]
+    return textwrap.dedent("\n".join(lines)).splitlines()
 
 
 def _strip_header(source):

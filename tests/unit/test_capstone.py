@@ -133,7 +133,9 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
     path = tmp_path / "engine.py"
     path.write_text(capstone.engine_source(codes))
     # plain CPython, in an empty folder, with none of the course on its path
-    done = subprocess.run([sys.executable, "-I", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    # (-S too: the venv's editable install would put the course's `engine` on the path)
+    done = subprocess.run([sys.executable, "-I", "-S", str(path)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     losses = [float(line.split("loss ")[1]) for line in done.stdout.splitlines() if line.startswith("step ")]
     assert losses[-1] < losses[0] / 10, done.stdout
