@@ -16,6 +16,7 @@
 //                       differentiates the learner's expression with the engine's
 //                       parser (never eval) and returns facts; the verdict is made
 //                       here, and recorded through progress.js like an answer.
+import FACTS from "../runner/facts.json" with { type: "json" };
 import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, formula, layout } from "./graphview.js";
@@ -38,7 +39,7 @@ function mountPredictions(root, start) {
     if (q?.dataset.mounted !== "lab" || !facts) continue;
     q.prepend(el("p", { className: "course-kind", textContent: "Number" }),
       el("div", { className: "course-question__prompt" }, ...q.childNodes));
-    Object.assign(q.dataset, { kind: "number", answer: facts.answer.toFixed(4).replace("-", "−"), tolerance: "0.001",
+    Object.assign(q.dataset, { kind: "number", answer: facts.answer.toFixed(4).replace("-", "−"), tolerance: String(FACTS.question_tolerance),
       explain: facts.explain, look: facts.look, slips: JSON.stringify(facts.slips) });
     delete q.dataset.mounted;
     mountQuestion(q, { level: pageLevel() });

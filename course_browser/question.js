@@ -1,4 +1,5 @@
 // Number and choice questions: typed answers are read the way people write them.
+import FACTS from "../runner/facts.json" with { type: "json" };
 import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
@@ -45,7 +46,7 @@ export function mountQuestion(root, { level }) {
   const { question: id, kind, answer, explain, look } = root.dataset;
   const slips = JSON.parse(root.dataset.slips || "[]");
   const reasons = JSON.parse(root.dataset.reasons || "{}");
-  const tolerance = Number(root.dataset.tolerance || 1e-3);
+  const tolerance = Number(root.dataset.tolerance || FACTS.question_tolerance);
   const uid = `course-q-${++counter}`;
   const state = progress.item(level, id);
 

@@ -9,6 +9,7 @@ BLANK = FACTS["blank"]
 OUTPUT_LIMIT = FACTS["output_limit"]
 MESSAGE_LIMIT = FACTS["message_limit"]
 TOLERANCE = FACTS["tolerance"]
+QUESTION_TOLERANCE = FACTS["question_tolerance"]  # a number question's, unless it sets its own
 HEADLINE = FACTS["headline"]
 MAX_OUTPUTS_PER_CASE = FACTS["max_outputs_per_case"]
 STORAGE = FACTS["storage"]

@@ -47,6 +47,8 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.blocks.block import Block, type_number, type_string, type_string_in
 
+from runner.facts import QUESTION_TOLERANCE
+
 from .errors import CourseBlockError
 from .preview import preview_note
 
@@ -95,7 +97,7 @@ class Question(Block):
         "kind": ("number", type_string_in(["number", "choice", "flat"])),
         "answer": ("", type_answer),
         "choices": ([], type_string_list),
-        "tolerance": (1e-3, type_number),
+        "tolerance": (QUESTION_TOLERANCE, type_number),
         "explain": ("", type_string),
         "slips": ({}, type_slips),
         "reasons": ({}, type_reasons),

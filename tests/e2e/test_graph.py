@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from labs.expression import expression_graph
 
 from .conftest import wait_for_python
-from .helpers import answer
+from .helpers import SIZES, answer
 
 BOXES_OVERLAP = """(svg) => {
   const r = [...svg.querySelectorAll('.course-lab__node rect')].map((n) => n.getBoundingClientRect());
@@ -96,7 +96,6 @@ def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(pa
 
 
 # -- graphs fit (issue 25, item 2) ------------------------------------------------
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 GRAPH_PAGES = ("chain-rule", "autograd", "alive")
 FITS = """(scroller) => {
   const svg = scroller.querySelector('svg.course-lab__graph');

@@ -6,9 +6,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import answer
-
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+from .helpers import SIZES, answer
 
 
 def open_unlocked(page, site, name):

@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python
-from .helpers import LEVEL, answer, confirm, question, reloaded
+from .helpers import LEVEL, SIZES, answer, confirm, question, reloaded
 
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
 def test_storage_disabled_leaves_the_site_working(browser, site):
