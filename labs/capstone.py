@@ -25,6 +25,7 @@ import textwrap
 import engine.engine as reference_engine
 import engine.nn as reference_nn
 import engine.order as reference_order
+import labs.course_network as course_network
 from runner.network import readings, weights_and_biases
 
 
@@ -59,15 +60,20 @@ PIECES = [
     ("pow-backward", "more-ops", "__pow__", "powers"),
     ("div-backward", "more-ops", "__truediv__", "division"),
     ("softplus", "capstone", "softplus", "softplus, your own operation"),
-    ("mlp", "train", "Neuron, Layer, MLP", "the network"),
+    ("neuron", "train", "Neuron", "a neuron"),
+    ("layer", "train", "Layer", "a layer"),
+    ("mlp", "train", "MLP", "the network"),
 ]
-NETWORK = "mlp"  # the piece that is classes of its own, not a method of Value
-NETWORK_CLASSES = ("Neuron", "Layer", "MLP")
+# the pieces that are classes of their own, not methods of Value, in the order they build on each other
+NETWORK = {"neuron": "Neuron", "layer": "Layer", "mlp": "MLP"}
 BINARY = {"__mul__", "__sub__", "__add__", "__truediv__"}
 # the reference engine as one module of its own source (its order module inlined)
 ENGINE_SOURCE = inspect.getsource(reference_order) + inspect.getsource(reference_engine).replace(
     "from .order import topological_order\n", "")
 NN_SOURCE = inspect.getsource(reference_nn).replace("from .engine import Value\n", "")
+COURSE_SOURCE = inspect.getsource(course_network)
+COURSE_CLASSES = {node.name: node for node in ast.parse(COURSE_SOURCE).body
+                  if isinstance(node, ast.ClassDef)}
 SIZES = [8, 8, 1]
 
 
@@ -102,12 +108,26 @@ def _method_node(code, name):
     raise PieceError(f"your saved code has no Value.{name}")
 
 
-def _class_nodes(code):
-    classes = [node for node in _parse(code).body if isinstance(node, ast.ClassDef) and node.name in NETWORK_CLASSES]
-    missing = [name for name in NETWORK_CLASSES if name not in {c.name for c in classes}]
-    if missing:
-        raise PieceError(f"your saved code has no {', '.join(missing)}")
-    return classes
+def _class_node(code, name):
+    for node in _parse(code).body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return node
+    raise PieceError(f"your saved code has no class {name}")
+
+
+def network_classes(codes):
+    """Neuron, Layer and MLP: each the learner's, from the saved code of the exercise
+    that has them write it, or the course's (labs/course_network.py) until they do."""
+    nodes = []
+    for exercise, name in NETWORK.items():
+        if exercise not in codes:
+            nodes.append(COURSE_CLASSES[name])
+            continue
+        try:
+            nodes.append(_class_node(codes[exercise], name))
+        except PieceError as e:
+            raise PieceError(e.detail, exercise) from None
+    return nodes
 
 
 def for_page(work, *args, **kwargs):
@@ -124,16 +144,13 @@ def learner_method(code, name):
     return ast.Module(body=[_method_node(code, name)], type_ignores=[])
 
 
-def learner_classes(code):
-    """The learner's Neuron, Layer and MLP classes, as a module of their own."""
-    return ast.Module(body=_class_nodes(code), type_ignores=[])
-
-
-def learner_network(code, value):
-    """A maker of the learner's MLP on `value`, started from the reference's weights for
-    the seed, so both engines train the same network."""
+def learner_network(codes, value):
+    """A maker of the MLP on `value` built of the learner's classes (and the course's,
+    where theirs are not written yet), started from the reference's weights for the
+    seed, so both engines train the same network."""
     scope = {"__name__": "your_nn", "Value": value, "random": random.Random(0)}
-    exec(compile(learner_classes(code), "mlp.py", "exec"), scope)  # noqa: S102 - run like a Run, in the worker
+    module = ast.Module(body=network_classes(codes), type_ignores=[])
+    exec(compile(module, "nn.py", "exec"), scope)  # noqa: S102 - run like a Run, in the worker
     network = scope["MLP"]
 
     def make(nin, sizes, seed=1):
@@ -152,10 +169,11 @@ def assemble(codes):
     value = namespace["Value"]
     sources = {}
     for exercise, _page, name, _what in PIECES:
-        if exercise == NETWORK:
-            continue
         if exercise not in codes:
             sources[exercise] = "reference"
+            continue
+        if exercise in NETWORK:
+            sources[exercise] = "yours"
             continue
         scope = dict(namespace)  # the method sees the new Value and math, as in its exercise
         try:
@@ -168,12 +186,8 @@ def assemble(codes):
     nn_namespace = {"__name__": "your_nn", "Value": value}
     exec(compile(NN_SOURCE, "nn.py", "exec"), nn_namespace)  # noqa: S102 - the reference's own source
     network = nn_namespace["MLP"]
-    if NETWORK in codes:
-        try:
-            network = learner_network(codes[NETWORK], value)
-        except PieceError as e:
-            raise PieceError(e.detail, NETWORK) from None
-    sources[NETWORK] = "yours" if NETWORK in codes else "reference"
+    if any(exercise in codes for exercise in NETWORK):
+        network = learner_network(codes, value)
     return value, network, sources
 
 
@@ -302,9 +316,9 @@ def check_pieces(codes, seed=7):
         mine = exercise in codes
         row = {"exercise": exercise, "page": page, "method": name, "what": what,
                "source": "yours" if mine else "reference", "ok": True}
-        if mine and exercise == NETWORK:
+        if mine and exercise in NETWORK:
             try:
-                problem = check_network(codes[exercise])
+                problem = check_network({exercise: codes[exercise]})
             except PieceError as e:
                 problem = e.detail
             except Exception as e:  # noqa: BLE001 - the learner's classes raised: that is the finding
@@ -338,10 +352,11 @@ def _grads(expression, value, a, b):
     return [x.grad, y.grad]
 
 
-def check_network(code):
-    """The learner's Neuron, Layer and MLP on the reference's Value, against the
-    reference's classes with the same weights: None when they agree, else what differs."""
-    make = learner_network(code, reference_engine.Value)
+def check_network(codes):
+    """The network built with the learner's classes in `codes` (the course's for the
+    others) on the reference's Value, against the reference's network with the same
+    weights: None when they agree, else what differs."""
+    make = learner_network(codes, reference_engine.Value)
     for nin, sizes, x in ((2, [3, 2, 1], [0.7, -1.3]), (3, [2, 2], [0.4, -0.9, 1.6])):
         shown = f"MLP({nin}, {sizes}) with the reference's weights, on x = {x}"
         outs, grads, counts, _ = readings(make(nin, sizes, seed=5), x)
@@ -446,7 +461,7 @@ def engine_source(codes):
     methods = {item.name: item for item in value_class.body if isinstance(item, ast.FunctionDef)}
     swaps, mine = [], []
     for exercise, _page, name, _what in PIECES:
-        if exercise == NETWORK or exercise not in codes:
+        if exercise in NETWORK or exercise not in codes:
             continue
         try:
             node = _method_node(codes[exercise], name)
@@ -459,13 +474,11 @@ def engine_source(codes):
     engine = _strip_header("\n".join(lines))
     binary = [name for name in mine if name in BINARY]
     coercing = COERCING.format(names=tuple(binary)) if binary else ""
-    if NETWORK in codes:
-        try:
-            classes = _class_nodes(codes[NETWORK])
-        except PieceError as e:
-            raise PieceError(e.detail, NETWORK) from None
-        network = "\n\n\n".join("\n".join(_lines(codes[NETWORK], c)) for c in classes)
-        mine.append("Neuron, Layer, MLP")
+    if any(exercise in codes for exercise in NETWORK):
+        classes = zip(NETWORK.items(), network_classes(codes), strict=True)
+        network = "\n\n\n".join("\n".join(_lines(codes[e] if e in codes else COURSE_SOURCE, node))
+                                   for (e, _name), node in classes)
+        mine += [name for exercise, name in NETWORK.items() if exercise in codes]
     else:
         network = _strip_header(NN_SOURCE)
     theirs = [name for exercise, _page, name, _what in PIECES if exercise not in codes]

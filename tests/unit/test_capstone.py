@@ -18,8 +18,8 @@ SOLUTIONS = {e: (ROOT / "exercises" / e / "solution.py").read_text() for e, *_ i
 
 def test_every_piece_names_a_method_its_solution_defines():
     for exercise, _page, name, _what in capstone.PIECES:
-        if exercise == capstone.NETWORK:
-            assert capstone.learner_classes(SOLUTIONS[exercise])
+        if exercise in capstone.NETWORK:
+            assert capstone._class_node(SOLUTIONS[exercise], name)
         else:
             assert capstone.learner_method(SOLUTIONS[exercise], name)
         assert f"/// exercise | {exercise}" in (ROOT / "docs" / f"{_page}.md").read_text()
@@ -58,8 +58,8 @@ def test_each_known_mistake_is_pinned_on_its_own_blank(exercise):
 
 
 def _same_method(code, solution, name):
-    if name == "Neuron, Layer, MLP":
-        return ast.dump(capstone.learner_classes(code)) == ast.dump(capstone.learner_classes(solution))
+    if name in capstone.NETWORK.values():
+        return ast.dump(capstone._class_node(code, name)) == ast.dump(capstone._class_node(solution, name))
     return ast.dump(capstone.learner_method(code, name)) == ast.dump(capstone.learner_method(solution, name))
 
 
@@ -70,16 +70,32 @@ def test_a_piece_without_its_method_is_reported_not_raised():
 
 
 def test_the_learners_network_trains_and_a_wrong_line_is_pinned_on_it():
-    forward = {**SOLUTIONS, "mlp": SOLUTIONS["mlp"].replace(
+    forward = {**SOLUTIONS, "neuron": SOLUTIONS["neuron"].replace(
         "sum((wi * xi for wi, xi in zip(self.w, x)), self.b)", "sum((wi * xi for wi, xi in zip(self.w, x[::-1])), self.b)")}
     run = capstone.train(forward, steps=3)
-    assert run["sources"]["mlp"] == "yours" and run["worst_gradient_gap"] > 1e-6
-    listing = {**SOLUTIONS, "mlp": SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")}
+    assert run["sources"]["neuron"] == "yours" and run["worst_gradient_gap"] > 1e-6
+    listing = {**SOLUTIONS, "neuron": SOLUTIONS["neuron"].replace("return self.w + [self.b]", "return self.w")}
     assert capstone.train(listing, steps=3)["worst_gradient_gap"] < 1e-12  # training walks the structure
     for bad, words in ((forward, "your network outputs"), (listing, "6 are missing")):
         rows = {row["exercise"]: row for row in capstone.check_pieces(bad)}
-        assert [e for e, row in rows.items() if not row["ok"]] == ["mlp"]
-        assert words in rows["mlp"]["problem"]
+        assert [e for e, row in rows.items() if not row["ok"]] == ["neuron"]
+        assert words in rows["neuron"]["problem"]
+
+
+def test_each_class_is_the_learners_only_where_they_wrote_it():
+    """The mlp exercise's code holds a Neuron and a Layer too, the course's: only its MLP
+    is the learner's. A wrong Neuron there is not theirs and changes nothing."""
+    not_theirs = SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")
+    rows = {row["exercise"]: row for row in capstone.check_pieces({"mlp": not_theirs})}
+    assert rows["mlp"]["ok"] and rows["mlp"]["source"] == "yours"
+    assert rows["neuron"]["source"] == rows["layer"]["source"] == "reference"
+    source = capstone.engine_source({"mlp": not_theirs})
+    assert "mine: MLP;" in source and "return self.w + [self.b]" in source
+
+
+def test_the_course_classes_are_the_exercises_solutions():
+    for exercise, name in capstone.NETWORK.items():
+        assert ast.dump(capstone.COURSE_CLASSES[name]) == ast.dump(capstone._class_node(SOLUTIONS[exercise], name))
 
 
 def test_the_boundary_is_the_learners_trained_network_on_a_grid():
@@ -126,10 +142,11 @@ def test_a_syntax_error_names_its_piece():
     assert row["ok"] is False and row["problem"].startswith("your saved code does not parse (line 2")
 
 
-@pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network"])
+@pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network", "neuron-and-layer"])
 def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
     codes = {"all": SOLUTIONS, "none": {}, "mul-only": {"mul-backward": SOLUTIONS["mul-backward"]},
-             "all-but-network": {e: c for e, c in SOLUTIONS.items() if e != capstone.NETWORK}}[which]
+             "all-but-network": {e: c for e, c in SOLUTIONS.items() if e not in capstone.NETWORK},
+             "neuron-and-layer": {e: SOLUTIONS[e] for e in ("neuron", "layer")}}[which]
     path = tmp_path / "engine.py"
     path.write_text(capstone.engine_source(codes))
     # plain CPython, in an empty folder, with none of the course on its path
