@@ -138,7 +138,8 @@ export function mountCapstone(root) {
         lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
       }
       const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
-      status.textContent = `Trained on your engine: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
+      const engine = Object.keys(codes).length ? "your engine" : "the reference's pieces alone (none is yours yet)";
+      status.textContent = `Trained on ${engine}: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
       if (params.every((p) => p !== null)) {
         const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
         if (grid?.z) {

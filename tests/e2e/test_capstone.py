@@ -58,7 +58,7 @@ def losses(status):
 def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, site):
     """Every piece is the reference's: the verdict says so, not that "your engine" matched."""
     seed_progress(page, site, {})
-    lab = train(page)
+    lab = train(page, done="Trained on the reference's pieces alone (none is yours yet)")
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "reference")
     expect(verdict).to_contain_text("None of these pieces is yours yet")
