@@ -199,10 +199,10 @@ def unhide(_state=STATE, _modules=MODULES, _roots=BRIDGE_ROOTS, _path=META_PATH,
     _hidden[0] = False
 '''
 # Compiled once, when this module is imported (in the build's memory snapshot, for the
-# browser), not at arming time, right after the restore, when much of CPython's compiler
-# still runs as WebAssembly compiled on first call (arm() 85 ms -> 73 ms in a Chromium
-# trace of a warm boot). A code object holds no state: arm() runs it in a namespace of
-# its own, before any learner code runs.
+# browser), not at arming time: right after the restore, much of CPython's compiler
+# still runs as WebAssembly compiled on first call, and arming is on every boot's
+# path. A code object holds no state: arm() runs it in a namespace of its own, before
+# any learner code runs.
 _CODE = compile(_SOURCE, "<guard>", "exec")
 
 
