@@ -12,6 +12,7 @@
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
 // the spare is already on its way.
 
+import FACTS from "../runner/facts.json" with { type: "json" };
 import { launchWorker } from "./launch.js";
 
 // What runs in the lab interpreter (labs/api.py); everything else is a run of learner
@@ -276,10 +277,10 @@ function forgetOldSnapshot() {
 
 export function stoppedVerdict(reason) {
   const summary = {
-    timeout: "Your code ran too long and was stopped. Look for a loop that never ends, or a very slow step.",
+    timeout: FACTS.timeout_summary,
     stop: "Stopped. Your code is kept; change it and try again.",
     crash: "Python stopped unexpectedly (your code may have ended the interpreter). It has been restarted; your code is kept.",
   }[reason] || "Stopped.";
-  return { status: reason === "timeout" ? "timeout" : "stopped", passed: false, headline: "Not yet",
+  return { status: reason === "timeout" ? "timeout" : "stopped", passed: false, headline: FACTS.headline.failed,
     summary, tests: [], stdout: "", stdout_truncated: false, error: null };
 }

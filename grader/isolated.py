@@ -24,6 +24,8 @@ import time
 from functools import cache
 from pathlib import Path
 
+from runner.facts import TIMEOUT_SUMMARY
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "runner"
 CHILD = RUNNER / "child.mjs"
@@ -158,7 +160,7 @@ def collect_isolated(code, probe, inputs, timeout_seconds, given=None):
     if ended == "boot":
         return _stopped("Python did not start in time to grade your code: try again.", status="error")
     if ended == "timeout":
-        return _stopped("Your code ran too long and was stopped. Look for a loop that never ends.")
+        return _stopped(TIMEOUT_SUMMARY)
     return _report(out) or _ended_early(process.returncode, err.decode("utf-8", "replace"))
 
 

@@ -25,7 +25,7 @@ import threading
 import tokenize
 
 from . import probes
-from .facts import BLANK
+from .facts import BLANK, TIMEOUT_SUMMARY
 from .sandbox import CappedOutput, fresh_namespace, new_restore
 from .text import LEARNER_FILE, describe_exception, describe_syntax_error
 
@@ -99,7 +99,7 @@ def prepare(code):
 def _stopped(exc, output):
     if issubclass(type(exc), RunTimeout):
         return _report("timeout", output=output,
-                       summary="Your code ran too long and was stopped. Look for a loop that never ends.")
+                       summary=TIMEOUT_SUMMARY)
     return _report("stopped", output=output, summary="Stopped.")
 
 

@@ -10,6 +10,7 @@ OUTPUT_LIMIT = FACTS["output_limit"]
 MESSAGE_LIMIT = FACTS["message_limit"]
 TOLERANCE = FACTS["tolerance"]
 QUESTION_TOLERANCE = FACTS["question_tolerance"]  # a number question's, unless it sets its own
+TIMEOUT_SUMMARY = FACTS["timeout_summary"]  # the CLI's time limit and the browser's watchdog say the same
 HEADLINE = FACTS["headline"]
 MAX_OUTPUTS_PER_CASE = FACTS["max_outputs_per_case"]
 STORAGE = FACTS["storage"]
