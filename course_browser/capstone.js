@@ -83,8 +83,13 @@ export function mountCapstone(root) {
     const wrong = checks.filter((c) => !c.ok);
     const same = trainedAlike && !wrong.length;
     verdict.dataset.state = same ? "same" : "differs";
+    const others = pieces.length - yours;
     verdict.replaceChildren(el("p", { textContent: same
-      ? "Every piece matches the reference, and your engine trained exactly as the reference did, step by step, from the same starting weights."
+      ? (others
+        ? `${yours === 1 ? "Your one piece" : `Your ${yours} pieces`} of the ${pieces.length} ${yours === 1 ? "matches" : "match"} `
+          + `the reference (the other ${others} are still the reference's), `
+          + "and this engine trained exactly as the reference did, step by step, from the same starting weights."
+        : "Every piece matches the reference, and your engine trained exactly as the reference did, step by step, from the same starting weights.")
       : trainedAlike
         ? "Your engine trained like the reference on this network, but not every piece matches it:"
         : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"

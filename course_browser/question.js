@@ -34,7 +34,10 @@ export function nearMiss(value, given, answerText) {
     return `close: ${String(given).trim()} is the answer rounded. Give ${WORDS[want] || want} decimals.`;
   }
   if (answer !== 0 && Math.abs(value - answer) <= 0.02 * Math.abs(answer)) {
-    return `close: ${String(given).trim()} is within 2 % of the answer, but not it.`;
+    // a percentage reads oddly for a whole number, a count most of all
+    return want === 0 && Number.isInteger(value)
+      ? `close: ${String(given).trim()} is near the answer, but not it.`
+      : `close: ${String(given).trim()} is within 2 % of the answer, but not it.`;
   }
   return null;
 }

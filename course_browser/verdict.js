@@ -94,7 +94,10 @@ export function renderVerdict(region, verdict, { mode = "check" } = {}) {
     // a Run's report comes straight from the worker: the same plain words a Check adds
     const error = verdict.error && typeof verdict.error === "object" ? verdict.error : null;
     const plain = error ? plainWords(`${str(error.type)}: ${str(error.message)}`) : "";
-    headline(region, RUN_HEADLINES[verdict.status] || "Error", [str(verdict.summary), plain].filter(Boolean).join(" "));
+    const word = RUN_HEADLINES[verdict.status] || "Error";
+    // a stopped run's summary starts "Stopped." for a Check's "Not yet — …"; after this headline, once is enough
+    const summary = str(verdict.summary).startsWith(`${word}. `) ? str(verdict.summary).slice(word.length + 2) : str(verdict.summary);
+    headline(region, word, [summary, plain].filter(Boolean).join(" "));
     output(region, verdict);
     return;
   }

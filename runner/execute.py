@@ -164,7 +164,7 @@ def run(code, timeout_seconds=10.0, restore=True):
     exc = _guarded(lambda: exec(compiled, fresh_namespace()), output, timeout_seconds, _undo(restore))
     if exc is not None:
         return _error_report(exc, output, code, checking=False)
-    return _report("ok", output=output, summary="Ran without errors.")
+    return _report("ok", output=output, summary="No errors.")
 
 
 def collect(code, probe, inputs, timeout_seconds=10.0, restore=True):

@@ -51,12 +51,13 @@ def slope(f, x, h=1e-5):
     return (f(x + h) - f(x - h)) / (2 * h)
 
 
-# 1. Your rule against the nudge
+# 1. Your rule against the nudge, on y = softplus(x) · x (x used twice, as in a network)
 for x0 in (-2.0, 0.0, 1.5):
     x = Value(x0)
-    x.softplus().backward()
-    nudge = slope(lambda v: math.log(1 + math.exp(v)), x0)
-    print(f"x = {x0:4}: your rule {x.grad:.6f}, the nudge {nudge:.6f}")
+    (x.softplus() * x).backward()
+    nudge = slope(lambda v: math.log(1 + math.exp(v)) * v, x0)
+    same = "agree" if abs(x.grad - nudge) < 1e-6 else "DIFFER: check your rule"
+    print(f"x = {x0:4}: your rule gives dy/dx = {x.grad:.6f}, the nudge {nudge:.6f}: {same}")
 
 # 2. Train with it: one softplus unit, out = softplus(w·x + b), learns y = 2x for x > 0
 xs, ys = [-2.0, -1.0, 0.5, 1.0, 2.0], [0.0, 0.0, 1.0, 2.0, 4.0]
@@ -75,3 +76,4 @@ for step in range(201):
     b.data -= 0.02 * b.grad
     if step % 50 == 0:
         print(f"step {step:3}: loss {loss.data:.4f}")
+print(f"w = {w.data:.3f}, b = {b.data:.3f}  (a falling loss alone proves little: the nudge above is the test)")

@@ -111,6 +111,11 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
     lab = page.locator(".course-lab[data-lab='capstone']")
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
+    train(page)
+    verdict = lab.locator(".course-capstone__verdict")
+    expect(verdict).to_have_attribute("data-state", "same")
+    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference "
+                                    f"(the other {len(PIECES) - 1} are still the reference's)")
 
 
 

@@ -44,6 +44,11 @@ def test_a_near_miss_is_told_what_is_near(learner, site):
     expect(answer(learner, "bridge-d-grad", "0.2449")).to_contain_text("Right")
 
 
+def test_a_near_miss_on_a_whole_number_is_not_told_in_percent(learner, site):
+    open_unlocked(learner, site, "train")
+    expect(answer(learner, "parameter-count", "104")).to_have_text("Not yet, but close: 104 is near the answer, but not it.")
+
+
 def test_each_wrong_choice_gets_its_reason(learner, site):
     open_unlocked(learner, site, "autograd")
     feedback = answer(learner, "assign-square", "9")
