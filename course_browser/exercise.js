@@ -22,11 +22,12 @@ let keysHelpShown = false;
 const publicData = new Map();
 const gradingData = new Map();
 
-/** One fetch per exercise and file for the visit; a failed one is tried again next time. */
+/** One fetch per exercise and file for the visit; a failed one is tried again next time
+ * (and a dropped connection once at once: a learner's press should not be lost to it). */
 function fetchOnce(cache, id, file) {
   if (!cache.has(id)) {
     const url = new URL(file, python().exercisesBase);
-    const promise = fetch(url).then((r) => {
+    const promise = fetch(url).catch(() => fetch(url)).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.json();
     });
@@ -222,7 +223,12 @@ export async function mountExercise(root, { level, createEditor }) {
   hint.addEventListener("click", async () => {
     if (!hintCount) return;
     let data;
-    try { data = await exerciseData(exercise); } catch { return; } // offline: the button stays, try again later
+    try {
+      data = await exerciseData(exercise);
+    } catch (error) { // offline: the button stays, and says so
+      renderVerdict(result, problem(`The hints could not be loaded (${error.message}). Press Hint again to retry.`), { mode: "run" });
+      return;
+    }
     if (hintsShown >= data.hints.length) return;
     // the last hint spells the answer out: it counts like Show answer, so ask first
     const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
@@ -244,7 +250,13 @@ export async function mountExercise(root, { level, createEditor }) {
     if (!solution.hidden) return;
     if (!await confirmDialog("Show the answer?", `It is yours to read, but ${inQuiz ? QUIZ_COST : "this exercise will not count for stars."}`,
       "Show the answer")) return;
-    const data = await exerciseData(exercise);
+    let data;
+    try {
+      data = await exerciseData(exercise);
+    } catch (error) {
+      renderVerdict(result, problem(`The answer could not be loaded (${error.message}). Press Show answer again to retry.`), { mode: "run" });
+      return;
+    }
     solution.replaceChildren(...answerView(starter, data.solution));
     solution.hidden = false;
     show.disabled = true;

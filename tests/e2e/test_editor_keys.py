@@ -273,3 +273,14 @@ def test_long_lines_wrap_with_their_indentation(sized, site):
           const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect().left; } }
         }""")
     assert abs(rows["second"] - first_char) < 3, (rows, first_char)
+
+
+def test_a_hint_that_cannot_load_says_so_and_the_next_press_gets_it(sized, site):
+    page = sized
+    page.route("**/mul-backward.json", lambda route: route.abort())
+    ex = open_mul(page, site)
+    ex.get_by_role("button", name="Hint", exact=True).click()
+    expect(ex.locator(".course-result")).to_contain_text("The hints could not be loaded")
+    page.unroute("**/mul-backward.json")
+    ex.get_by_role("button", name="Hint", exact=True).click()
+    expect(ex.get_by_role("list", name="Hints").locator("li")).to_have_count(1)
