@@ -169,12 +169,7 @@ class Value:
         return out
 
     def sigmoid(self):
-        x = self.data
-        if x >= 0.0:
-            s = 1.0 / (1.0 + math.exp(-x))
-        else:  # written this way so a very negative x does not overflow exp
-            e = math.exp(x)
-            s = e / (1.0 + e)
+        s = _sigmoid(self.data)
         out = Value(s, (self,), "sigmoid")
 
         def _backward():
@@ -186,7 +181,7 @@ class Value:
         x = self.data
         # log(1 + e^x) written so that neither a large nor a very negative x overflows
         out = Value(max(x, 0.0) + math.log1p(math.exp(-abs(x))), (self,), "softplus")
-        rate = 1.0 / (1.0 + math.exp(-x)) if x >= 0.0 else math.exp(x) / (1.0 + math.exp(x))
+        rate = _sigmoid(x)  # softplus's slope is the sigmoid
 
         def _backward():
             self.grad += rate * out.grad
@@ -209,6 +204,14 @@ class Value:
         for node in reversed(order):
             node._backward()
 
+
+
+def _sigmoid(x):
+    """1 / (1 + e^-x), written so that a very negative x does not overflow exp."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 def _as_value(x):
