@@ -70,6 +70,14 @@ export function mountCapstone(root) {
   }
   renderPieces(learnerCodes(pieces));
 
+  /** Which pieces match, counted: no claim for the reference's own. */
+  function matching(yours) {
+    const others = pieces.length - yours;
+    if (!others) return "Every piece matches the reference";
+    return `${yours === 1 ? "Your one piece" : `Your ${yours} pieces`} of the ${pieces.length} ${yours === 1 ? "matches" : "match"} `
+      + `the reference (the other ${others} are still the reference's)`;
+  }
+
   /** Green only when training matched and every piece matches; else an amber note that
    * names each piece that differs, and how. */
   function judge(checks, trainedAlike, yours) {
@@ -83,13 +91,9 @@ export function mountCapstone(root) {
     const wrong = checks.filter((c) => !c.ok);
     const same = trainedAlike && !wrong.length;
     verdict.dataset.state = same ? "same" : "differs";
-    const others = pieces.length - yours;
     verdict.replaceChildren(el("p", { textContent: same
-      ? (others
-        ? `${yours === 1 ? "Your one piece" : `Your ${yours} pieces`} of the ${pieces.length} ${yours === 1 ? "matches" : "match"} `
-          + `the reference (the other ${others} are still the reference's), `
-          + "and this engine trained exactly as the reference did, step by step, from the same starting weights."
-        : "Every piece matches the reference, and your engine trained exactly as the reference did, step by step, from the same starting weights.")
+      ? `${matching(yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained exactly as the reference did, `
+        + "step by step, from the same starting weights."
       : trainedAlike
         ? "Your engine trained like the reference on this network, but not every piece matches it:"
         : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"

@@ -208,6 +208,18 @@ export async function mountExercise(root, { level, createEditor }) {
     editor.focus();
   });
 
+  /** The exercise's hints and solution, or null once the result area has said that
+   * `what` could not be loaded (offline): the button stays, and a press tries again. */
+  async function publicDataOrSay(what, buttonName) {
+    try {
+      return await exerciseData(exercise);
+    } catch (error) {
+      renderVerdict(result, problem(`The ${what} could not be loaded (${error.message}). Press ${buttonName} again to retry.`),
+        { mode: "run" });
+      return null;
+    }
+  }
+
   let hintsShown = 0;
   const hintState = progress.item(level, slot);
   /** Show the next hint; the button then says what its next press does, not which
@@ -222,14 +234,8 @@ export async function mountExercise(root, { level, createEditor }) {
   }
   hint.addEventListener("click", async () => {
     if (!hintCount) return;
-    let data;
-    try {
-      data = await exerciseData(exercise);
-    } catch (error) { // offline: the button stays, and says so
-      renderVerdict(result, problem(`The hints could not be loaded (${error.message}). Press Hint again to retry.`), { mode: "run" });
-      return;
-    }
-    if (hintsShown >= data.hints.length) return;
+    const data = await publicDataOrSay("hints", "Hint");
+    if (!data || hintsShown >= data.hints.length) return;
     // the last hint spells the answer out: it counts like Show answer, so ask first
     const last = hintsShown === data.hints.length - 1 && data.hints.length > 1;
     if (last && !await confirmDialog("See the last hint?", `It gives the answer away, so it counts like Show answer: ${inQuiz ? QUIZ_COST : "no stars for this exercise."}`,
@@ -250,13 +256,8 @@ export async function mountExercise(root, { level, createEditor }) {
     if (!solution.hidden) return;
     if (!await confirmDialog("Show the answer?", `It is yours to read, but ${inQuiz ? QUIZ_COST : "this exercise will not count for stars."}`,
       "Show the answer")) return;
-    let data;
-    try {
-      data = await exerciseData(exercise);
-    } catch (error) {
-      renderVerdict(result, problem(`The answer could not be loaded (${error.message}). Press Show answer again to retry.`), { mode: "run" });
-      return;
-    }
+    const data = await publicDataOrSay("answer", "Show answer");
+    if (!data) return;
     solution.replaceChildren(...answerView(starter, data.solution));
     solution.hidden = false;
     show.disabled = true;
