@@ -175,6 +175,7 @@ def test_the_skip_test_can_be_failed(page, site, size):
     open_level(page, site)
     # a Check of the untouched starter is no try
     blank = exercise(page, "quiz-sub-backward")
+    expect(blank.locator(".cm-content")).to_have_count(1)  # built: the layout around the button has settled
     expect(check(blank)).to_contain_text("Not yet")
     expect(blank.locator(".course-quiz__note")).to_have_count(0)
     # a wrong first answer, then the right one: right, but it can no longer count
