@@ -35,6 +35,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from grader import catalog  # noqa: E402
 from tests.e2e.helpers import replace_code  # noqa: E402
 from tools.site_server import build_and_serve, serve  # noqa: E402
 
@@ -167,7 +168,7 @@ def stop_then_ready(page):
     Stop click, then at once a Check of a right answer in another exercise of the page,
     until its verdict. Stop ends the run's interpreter; the spare booted while it ran."""
     other = page.locator('.course-exercise[data-slot="sub-backward"]')
-    replace_code(page, other, (ROOT / "exercises/sub-backward/solution.py").read_text())
+    replace_code(page, other, catalog.load("sub-backward").solution)
     ex = page.locator('.course-exercise[data-slot="backward-tail"]')
     replace_code(page, ex, "while True:\n    pass\n")
     page.evaluate(STOP_CLICK)
@@ -460,7 +461,7 @@ def main():
         open_cleared(page, url + "/autograd/")
         page.wait_for_function(READY, timeout=60_000)
         for slot, exercise_id in AUTOGRAD_EXERCISES.items():
-            warm, again = check_with_keyboard(page, slot, (ROOT / "exercises" / exercise_id / "solution.py").read_text())
+            warm, again = check_with_keyboard(page, slot, catalog.load(exercise_id).solution)
             checks[slot].extend(warm)
             back_to_back.extend(again)
         results["stop_ready"] = [stop_then_ready(page) for _ in range(RUNS)]  # every section open: both editors shown
@@ -469,7 +470,7 @@ def main():
         # each Check's interpreter ended as done; only the stopped runs count as restarts
         assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
         ex = page.locator('.course-exercise[data-slot="diamond"]')
-        replace_code(page, ex, (ROOT / "exercises/diamond/solution.py").read_text())
+        replace_code(page, ex, catalog.load("diamond").solution)
         page.keyboard.press("Control+Enter")
         page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
         instant.append(last_measure(page, "course:check"))

@@ -27,28 +27,9 @@ export function richText(text) {
 /** A hint's text, rendered as richText. */
 export const hintContent = richText;
 
-/** Indices of the solution's lines that are not in the starter, in order (a line LCS). */
-export function writtenLines(starter, solution) {
-  const a = starter.split("\n"), b = solution.split("\n");
-  const lcs = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  const written = new Set();
-  let i = 0, j = 0;
-  while (j < b.length) {
-    if (i < a.length && a[i] === b[j]) { i++; j++; }
-    else if (i < a.length && lcs[i + 1][j] >= lcs[i][j + 1]) i++;
-    else written.add(j++);
-  }
-  return written;
-}
-
 /** The answer as a read-only code block, the learner-written lines marked. */
-export function answerView(starter, solution) {
-  const written = writtenLines(starter, solution);
+export function answerView(solution, writtenIndices) {
+  const written = new Set(writtenIndices); // the lines the solution's fillings span (grader/catalog.py)
   const lines = solution.replace(/\n$/, "").split("\n");
   const code = el("code", {}, lines.map((line, n) => el("span", {
     className: written.has(n) ? "course-answer__line is-written" : "course-answer__line",

@@ -258,7 +258,7 @@ export async function mountExercise(root, { level, createEditor }) {
       "Show the answer")) return;
     const data = await publicDataOrSay("answer", "Show answer");
     if (!data) return;
-    solution.replaceChildren(...answerView(starter, data.solution));
+    solution.replaceChildren(...answerView(data.solution, data.written));
     solution.hidden = false;
     show.disabled = true;
     solution.querySelector(".course-answer")?.focus(); // the button is disabled now: go on to what it showed

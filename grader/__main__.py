@@ -4,6 +4,7 @@
     python -m grader prove [<id> ...]             solution passes, starter fails, every
                                                   known mistake gets its own diagnosis
     python -m grader mutate [<id> ...]            every mutant of the learner-written lines dies
+    python -m grader solution <id>                print the solution as a whole file
     python -m grader mistake <id> <name>          print a known mistake as a whole file
     python -m grader new <id> --level <level>     start a new exercise from the template
     python -m grader new <id> --like <existing>   ... or from a copy of an existing exercise
@@ -71,9 +72,9 @@ def _new(exercise_id, level, title, root, like=None):
     else:
         text = text.replace("TITLE", title).replace("LEVEL", level)
     toml.write_text(text, encoding="utf-8")
-    print(f"created {folder} (from {source.name}): edit starter.py, solution.py, reference.py and "
-          f"exercise.toml, place it on a page with `/// exercise | {exercise_id}`, then `python -m grader prove "
-          f"{exercise_id}`")
+    print(f"created {folder} (from {source.name}): edit starter.py, reference.py and exercise.toml "
+          f"(its [solution] fills the starter's blanks), place it on a page with "
+          f"`/// exercise | {exercise_id}`, then `python -m grader prove {exercise_id}`")
     return 0
 
 
@@ -116,6 +117,7 @@ def main(argv=None):
     for name, text in (("prove", "prove every exercise (or the ones named)"),
                        ("mutate", "mutate the learner-written lines; fail on a survivor")):
         sub.add_parser(name, help=text).add_argument("exercises", nargs="*")
+    sub.add_parser("solution", help="print the solution as a whole file").add_argument("exercise")
     m = sub.add_parser("mistake", help="print a known mistake as a whole file")
     m.add_argument("exercise")
     m.add_argument("name")
@@ -134,6 +136,9 @@ def main(argv=None):
         if args.command == "list":
             for ex in load_all(root).values():
                 print(f"{ex.id:<20} {ex.level:<12} {ex.title}")
+            return 0
+        if args.command == "solution":
+            print(load(args.exercise, root).solution, end="")
             return 0
         if args.command == "mistake":
             exercise = load(args.exercise, root)

@@ -386,7 +386,7 @@ def signature(report):
 
 def expected_outputs(exercise, cases):
     """The reference engine's outputs for value cases; for the rest, those of the
-    exercise's answer key (catalog: reference.py, never solution.py), so the proof
+    exercise's answer key (catalog: reference.py, never the [solution]), so the proof
     checks the solution against something other than itself."""
     if exercise.grading["probe"] == "value":
         return [_reference(c["input"]) for c in cases]

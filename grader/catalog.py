@@ -1,16 +1,20 @@
 """Read exercise folders: `exercises/<id>/`, plain files an instructor writes.
 
-    exercise.toml   title, level, timeout_seconds, hints, gives, [grading], [[mistakes]]
+    exercise.toml   title, level, timeout_seconds, hints, gives, [solution], [grading], [[mistakes]]
     starter.py      what the learner starts from; blanks are written ____
-    solution.py     one correct answer (shown only when the learner asks)
     reference.py    the answer key of a call or sgd exercise, written apart from the solution
                     (value exercises use the reference engine, nn ones its MLP)
     equivalent.toml optional: mutants of the solution that are not wrong, each with a reason
 
-A known mistake is a *filling*: the text a learner might type into each blank
-(`fill = [...]`), or, for exercises without blanks, line edits of the solution
-(`edit = [["old", "new"], ...]`). `python -m grader mistake <id> <name>` writes
-one out as a whole file.
+The solution and each known mistake are *fillings*: the text typed into each
+blank (`fill = [...]`). A starter without blanks has its solution as edits of the
+starter (`edit = [["old", "new"], ...]`), and its mistakes as edits of the
+solution. So the lines a learner writes are known from the blanks alone: the
+lines a filling spans (or an edit's new text), which the answer view marks and
+the mutator mutates. A comment after a blank is the learner's guide; a filling
+keeps it two spaces after a one-line answer and drops it after a longer one.
+`python -m grader solution <id>` and `python -m grader mistake <id> <name>` write
+them out as whole files.
 """
 
 import difflib
@@ -30,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # every key an exercise.toml may hold, by table; a key not listed stops the build with a suggestion
 # (`gives`: names of the course given to the learner, e.g. "engine.given.backward_pass")
-META_KEYS = {"title", "level", "hints", "timeout_seconds", "mistakes", "grading", "gives"}
+META_KEYS = {"title", "level", "hints", "timeout_seconds", "solution", "mistakes", "grading", "gives"}
+SOLUTION_KEYS = {"fill", "edit"}
 GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "arity", "low", "high", "points", "unit"}
 MISTAKE_KEYS = {"name", "message", "fill", "edit", "file"}
 EQUIVALENT_KEYS = {"after", "before", "line", "reason"}
@@ -55,6 +60,7 @@ class Exercise:
     starter: str
     solution: str
     grading: dict
+    written: tuple = ()  # 0-based indices of the solution's lines that the learner writes
     hints: tuple = ()
     mistakes: tuple = field(default=())
     timeout_seconds: float = 5.0
@@ -66,7 +72,7 @@ class Exercise:
     def public_data(self):
         """What the page fetches before any grading data: shown on request only."""
         return {"id": self.id, "title": self.title, "level": self.level,
-                "starter": self.starter, "solution": self.solution,
+                "starter": self.starter, "solution": self.solution, "written": list(self.written),
                 "hints": list(self.hints), "timeout_seconds": self.timeout_seconds,
                 "given": given_files(self.gives)}
 
@@ -125,31 +131,77 @@ def blank_positions(code):
             for m in re.finditer(re.escape(BLANK), line)]
 
 
-def fill_blanks(starter, fills):
-    """The starter with each blank replaced by its filling. Continuation lines of
-    a multi-line filling are indented to the blank's column."""
+# after a blank: the padding and comment that guide the learner, up to the line's end
+TRAILING_COMMENT = re.compile(r"^[ \t]+(#[^\n]*)")
+
+
+def filled(starter, fills):
+    """(code, written): the starter with each blank replaced by its filling, and the
+    0-based indices of the lines the fillings span. Continuation lines of a
+    multi-line filling are indented to the blank's column."""
     pieces = starter.split(BLANK)
     if len(pieces) == 1:
         raise ValueError(f"starter.py has no blank: write {BLANK} where the learner types, "
-                         "or give the mistake as `edit` of the solution")
+                         "or give the answer as `edit` of the starter")
     if len(fills) != len(pieces) - 1:
         raise ValueError(f"`fill` gives {len(fills)} filling(s), but starter.py has {len(pieces) - 1} "
                          f"blank(s) ({BLANK}): one filling per blank, in reading order")
-    out = [pieces[0]]
+    code, written = pieces[0], []
     for fill, rest in zip(fills, pieces[1:]):
-        column = len("".join(out).rsplit("\n", 1)[-1])
-        out.append(fill.replace("\n", "\n" + " " * column) + rest)
-    return "".join(out)
+        if not isinstance(fill, str):
+            raise TypeError(f"each filling is a string, not {fill!r}")
+        column = len(code.rsplit("\n", 1)[-1])
+        first = code.count("\n")
+        comment = TRAILING_COMMENT.match(rest)
+        if comment:
+            rest = ("  " + comment[1] if "\n" not in fill else "") + rest[comment.end():]
+        code += fill.replace("\n", "\n" + " " * column) + rest
+        written += range(first, first + fill.count("\n") + 1)
+    return code, tuple(sorted(set(written)))
 
 
-def apply_edits(solution, edits):
-    """The solution with each (old, new) substring replaced; each old must occur once."""
-    code = solution
+def fill_blanks(starter, fills):
+    """The starter with each blank replaced by its filling."""
+    return filled(starter, fills)[0]
+
+
+def edited(code, edits):
+    """(code, written): the code with each (old, new) substring replaced, and the
+    0-based indices of the lines that the new texts span; each old must occur once."""
+    spans = []
     for old, new in edits:
+        if not isinstance(old, str) or not isinstance(new, str):
+            raise TypeError(f"each edit is a pair of strings, not {[old, new]!r}")
         if code.count(old) != 1:
-            raise ValueError(f"{old!r} occurs {code.count(old)} times in the solution, not once")
-        code = code.replace(old, new)
-    return code
+            raise ValueError(f"{old!r} occurs {code.count(old)} times, not once")
+        at, grow = code.index(old), len(new) - len(old)
+        spans = [(a + grow, b + grow) if a >= at + len(old) else (a, b) for a, b in spans]
+        spans.append((at, at + len(new)))
+        code = code[:at] + new + code[at + len(old):]
+    written = {line for a, b in spans for line in range(code.count("\n", 0, a), code.count("\n", 0, b) + 1)}
+    return code, tuple(sorted(written))
+
+
+def apply_edits(code, edits):
+    """The code with each (old, new) substring replaced; each old must occur once."""
+    return edited(code, edits)[0]
+
+
+def _solution(folder, meta, starter, text):
+    """(code, written) of the exercise's one correct answer: [solution] fill or edit."""
+    entry = meta.get("solution")
+    _expect(isinstance(entry, dict), folder, "a [solution] table is required: `fill = [...]`, the text of "
+            "each blank in reading order (or `edit = [[old, new], ...]` of a starter without blanks)")
+    _check_keys(folder, text, entry, SOLUTION_KEYS, " in [solution]", "solution")
+    ways = [k for k in ("fill", "edit") if k in entry]
+    _expect(len(ways) == 1, folder, "[solution] needs exactly one of fill or edit", key_line(text, "solution"))
+    try:
+        if ways == ["fill"]:
+            return filled(starter, entry["fill"])
+        return edited(starter, [tuple(pair) for pair in entry["edit"]])
+    except (ValueError, TypeError) as e:
+        raise ExerciseError(f"{folder / 'exercise.toml'}:{key_line(text, ways[0], 'solution')}: "
+                            f"exercise {folder.name!r}: [solution]: {e}") from None
 
 
 def _mistake(folder, entry, starter, solution, text, nth):
@@ -203,7 +255,7 @@ def _grading(folder, meta, text):
     return grading
 
 
-# The expected outputs never come from solution.py: a backwards solution would then be
+# The expected outputs never come from the [solution]: a backwards solution would then be
 # its own answer key, prove, and fail every correct learner.
 BUILT_IN_REFERENCES = {"nn": "from engine.nn import MLP, Layer, Neuron\n"}  # the reference engine's network
 
@@ -216,7 +268,7 @@ def _reference(folder, grading):
         return _read(folder, "reference.py")
     _expect(grading["probe"] in BUILT_IN_REFERENCES, folder,
             f"a {grading['probe']!r} exercise needs reference.py: the expected outputs come from it, never "
-            "from solution.py; write it apart from the solution (with the reference engine where it can)")
+            "from the [solution]; write it apart from it (with the reference engine where it can)")
     return BUILT_IN_REFERENCES[grading["probe"]]
 
 
@@ -255,8 +307,9 @@ def load_exercise(folder):
     timeout = meta.get("timeout_seconds", 5)
     _expect(isinstance(timeout, (int, float)) and 0 < timeout <= 60, folder,
             "'timeout_seconds' must be a number between 0 and 60")
-    starter, solution = _read(folder, "starter.py"), _read(folder, "solution.py")
+    starter = _read(folder, "starter.py")
     grading = _grading(folder, meta, text)
+    solution, written = _solution(folder, meta, starter, text)
     mistakes = tuple(_mistake(folder, entry, starter, solution, text, nth)
                      for nth, entry in enumerate(meta.get("mistakes", [])))
     names = [m.name for m in mistakes]
@@ -271,7 +324,7 @@ def load_exercise(folder):
     equivalent = _equivalent(folder)
     return Exercise(
         id=folder.name, title=meta["title"], level=meta["level"], starter=starter,
-        solution=solution, grading=grading, hints=tuple(hints), mistakes=mistakes,
+        solution=solution, written=written, grading=grading, hints=tuple(hints), mistakes=mistakes,
         timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent, gives=tuple(gives),
         reference=_reference(folder, grading),
     )

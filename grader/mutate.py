@@ -1,11 +1,10 @@
 """Mutation testing of the hidden cases: every small wrong edit of the lines a
 learner writes must fail. Run by `python -m grader mutate`, `make check` and pytest.
 
-The learner-written region is the lines of solution.py that stand where the
-starter has blanks (or, for a starter without blanks, where the two differ),
-found with difflib. A focused AST mutator rewrites one thing at a time in that
-region and puts the rewritten statement back in place (same indentation, same
-trailing comment):
+The learner-written region is the lines of the solution that its fillings (or,
+for a starter without blanks, its edits) span: `Exercise.written`. A focused
+AST mutator rewrites one thing at a time in that region and puts the rewritten
+statement back in place (same indentation, same trailing comment):
 
     operator        + - * / ** swapped for one another
     unary-minus     a value negated, or a minus removed
@@ -35,13 +34,11 @@ Any other survivor is a weakness of the hidden cases.
 import ast
 import builtins
 import copy
-import difflib
 import io
 import tokenize
 from dataclasses import dataclass, field
 
 from runner.execute import collect
-from runner.facts import BLANK
 
 from .cases import worker_inputs
 from .compare import verdict
@@ -65,8 +62,8 @@ SKIPPED_TOKENS = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDE
 
 @dataclass
 class Mutant:
-    line: int                 # first line it changes, 1-based, in solution.py
-    before: str               # the line(s) as solution.py has them
+    line: int                 # first line it changes, 1-based, in the solution
+    before: str               # the line(s) as the solution has them
     after: str                # the same line(s) after mutation
     source: str               # the whole mutated solution
     kinds: set = field(default_factory=set)
@@ -76,17 +73,7 @@ class Mutant:
 
 def learner_lines(exercise):
     """1-based numbers of the solution's lines that the learner writes."""
-    starter, solution = exercise.starter.split("\n"), exercise.solution.split("\n")
-    has_blanks = BLANK in exercise.starter
-    lines = set()
-    opcodes = difflib.SequenceMatcher(None, starter, solution, autojunk=False).get_opcodes()
-    for tag, i1, i2, j1, j2 in opcodes:
-        if tag == "equal":
-            continue
-        if has_blanks and not any(BLANK in line for line in starter[i1:i2]):
-            continue
-        lines.update(range(j1 + 1, j2 + 1))
-    return sorted(lines)
+    return [i + 1 for i in exercise.written]
 
 
 def _header_end(stmt):

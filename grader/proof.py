@@ -19,7 +19,7 @@ def prove(exercise, data=None):
     result = verdict(data, report_for(exercise, exercise.solution, isolated=False))
     if not result["passed"]:
         failing = [f"{t['name']}: {t['message']}" for t in result["tests"] if not t["passed"]]
-        problems.append(f"solution.py does not pass: {result['summary']} {failing or result['error']}")
+        problems.append(f"the [solution] does not pass: {result['summary']} {failing or result['error']}")
     if verdict(data, report_for(exercise, exercise.starter, isolated=False))["passed"]:
         problems.append("starter.py passes: the exercise asks for nothing")
     for mistake in data["mistakes"]:

@@ -1,4 +1,4 @@
-# The answer key: the expected outputs come from here, never from solution.py.
+# The answer key: the expected outputs come from here, never from the [solution].
 # Here the reference engine differentiates f, so a wrong solution cannot prove.
 from engine import Value
 

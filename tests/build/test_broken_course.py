@@ -194,7 +194,7 @@ def broken(tmp_path, edit, name="exercise.toml"):
 
 def test_a_misspelt_grading_key(tmp_path):
     message, folder = broken(tmp_path, lambda t: t.replace("seed = 1", "seed = 1\nfocs = []"))
-    assert f"{folder / 'exercise.toml'}:14: " in message
+    assert f"{folder / 'exercise.toml'}:18: " in message
     assert "unknown key 'focs' in [grading] (did you mean 'focus'?)" in message
 
 
@@ -205,13 +205,13 @@ def test_a_misspelt_top_level_key(tmp_path):
 
 def test_a_misspelt_mistake_key(tmp_path):
     message, folder = broken(tmp_path, lambda t: t.replace('fill = ["3 * x ** 2"]', 'fil = ["3 * x ** 2"]'))
-    assert f"{folder / 'exercise.toml'}:23: " in message and "(did you mean 'fill'?)" in message
+    assert f"{folder / 'exercise.toml'}:27: " in message and "(did you mean 'fill'?)" in message
 
 
 def test_an_unknown_operation(tmp_path):
     message, folder = broken(tmp_path, lambda t: t.replace('probe = "call"\nfunction = "slope_of_f"',
                                                            'probe = "value"\nops = ["add", "mull"]'))
-    assert f"{folder / 'exercise.toml'}:10: " in message
+    assert f"{folder / 'exercise.toml'}:14: " in message
     assert "unknown operation 'mull' (did you mean 'mul'?)" in message
 
 
@@ -222,7 +222,7 @@ def test_an_equivalent_mutant_with_no_reason(tmp_path):
 
 def test_a_starter_with_no_blank(tmp_path):
     message, folder = broken(tmp_path, lambda t: t.replace("____", "0"), "starter.py")
-    assert f"{folder / 'exercise.toml'}:18: " in message and "starter.py has no blank" in message
+    assert f"{folder / 'exercise.toml'}:10: " in message and "starter.py has no blank" in message
 
 
 def test_a_fill_for_the_wrong_number_of_blanks(tmp_path):
@@ -235,7 +235,7 @@ def test_a_broken_exercise_fails_the_build_with_its_line(tmp_path):
     toml = folder / "exercise.toml"
     toml.write_text(toml.read_text().replace("seed = 1", "seed = 1\nfocs = []"))
     fails_with(tmp_path, {"index.md": LEVEL + "/// exercise | cube-slope\n///\n"},
-               f"{toml}:14: ", "(did you mean 'focus'?)")
+               f"{toml}:18: ", "(did you mean 'focus'?)")
 
 
 # -- proofs: `make build` refuses what `grader prove` refuses ------------------
@@ -252,8 +252,9 @@ def refused(tmp_path, edit, name):
 
 
 def test_a_solution_that_fails_its_cases(tmp_path):
-    assert "solution.py does not pass" in refused(tmp_path, lambda t: t.replace("3 * x ** 2 - 2", "3 * x ** 2 + 2"),
-                                                  "solution.py")
+    wrong = refused(tmp_path, lambda t: t.replace('fill = ["3 * x ** 2 - 2"]', 'fill = ["3 * x ** 2 + 2"]'),
+                    "exercise.toml")
+    assert "the [solution] does not pass" in wrong
 
 
 def test_a_known_mistake_that_passes(tmp_path):
@@ -269,12 +270,13 @@ def test_a_starter_that_passes(tmp_path):
 
 def test_an_unproved_exercise_fails_the_build(tmp_path):
     folder = new_exercise(tmp_path / "exercises")
-    (folder / "solution.py").write_text((folder / "solution.py").read_text().replace("- 2\n", "+ 2\n"))
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace('fill = ["3 * x ** 2 - 2"]', 'fill = ["3 * x ** 2 + 2"]'))
     fails_with(tmp_path, {"index.md": LEVEL + "/// exercise | cube-slope\n///\n"},
-               "`python -m grader prove` refuses the course", "solution.py does not pass")
+               "`python -m grader prove` refuses the course", "the [solution] does not pass")
 
 
-# -- the answer key: expected outputs never come from solution.py ---------------
+# -- the answer key: expected outputs never come from the solution ---------------
 
 @pytest.mark.parametrize(("exercise_id", "right", "backwards"), [
     ("chain-by-hand", "dL_dd = 2 * d * dL_dL", "dL_dd = -2 * d * dL_dL"),
@@ -284,11 +286,15 @@ def test_an_unproved_exercise_fails_the_build(tmp_path):
 def test_a_backwards_solution_fails_to_prove(tmp_path, exercise_id, right, backwards):
     folder = tmp_path / exercise_id
     shutil.copytree(ROOT / "exercises" / exercise_id, folder)
-    solution = folder / "solution.py"
-    assert right in solution.read_text()
-    solution.write_text(solution.read_text().replace(right, backwards))
+    toml, starter = folder / "exercise.toml", folder / "starter.py"
+    head, solution, rest = toml.read_text().partition("[solution]")
+    if right in rest.split("\n[", 1)[0]:  # the line is the learner's: in the [solution] fillings
+        toml.write_text(head + solution + rest.replace(right, backwards, 1))
+    else:  # the line is given: in the starter, so in the solution too
+        assert right in starter.read_text()
+        starter.write_text(starter.read_text().replace(right, backwards))
     exercise = load_exercise(folder)
-    with pytest.raises(Exception, match="solution.py does not pass"):
+    with pytest.raises(Exception, match=r"the \[solution\] does not pass"):
         proved_grading_data({exercise.id: exercise}, cache=tmp_path / "cache")
 
 

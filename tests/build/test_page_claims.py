@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from engine import Value, finite_difference
+from grader.catalog import load
 from labs.expression import FUNCTIONS, expression_graph
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,10 +23,11 @@ def says(name, words):
     assert " ".join(words.split()) in page(name), f"{name} no longer says: {words}"
 
 
-def engine_from(exercise, file="solution.py", cut="\na = Value"):
-    source = (ROOT / "exercises" / exercise / file).read_text().split(cut)[0]
+def engine_from(exercise, file="solution", cut="\na = Value"):
+    """The Value class of an exercise's solution, or of one of its files."""
+    code = load(exercise).solution if file == "solution" else (ROOT / "exercises" / exercise / file).read_text()
     namespace = {}
-    exec(compile(source, f"{exercise}/{file}", "exec"), namespace)  # noqa: S102 - our own file
+    exec(compile(code.split(cut)[0], f"{exercise}/{file}", "exec"), namespace)  # noqa: S102 - our own file
     return namespace["Value"]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import MLP, Value, finite_difference
+from grader.catalog import load
 from labs.bridge import engine_numbers, recorded_torch_numbers
 from labs.tangent import STEPS, descent, tangent
 from runner.facts import QUESTION_TOLERANCE
@@ -26,9 +27,9 @@ QUESTION = re.compile(r"^/// question \| (?P<id>[\w-]+)\n(?P<options>(?:    .*\n
 
 def learner_engine():
     """The Value class a learner has after solving `backward-tail` (its solution)."""
-    source = (ROOT / "exercises/backward-tail/solution.py").read_text().split("\ndef grads")[0]
+    source = load("backward-tail").solution.split("\ndef grads")[0]
     namespace = {}
-    exec(compile(source, "backward-tail/solution.py", "exec"), namespace)  # noqa: S102 - our own file
+    exec(compile(source, "backward-tail's solution", "exec"), namespace)  # noqa: S102 - our own file
     return namespace["Value"]
 
 

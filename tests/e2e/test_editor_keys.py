@@ -3,17 +3,18 @@ focus never drops to the page after a dialog, the Hint button says what it does 
 hints and known-mistake messages render *emphasis*, and arriving by Tab selects the blank."""
 
 import json
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from grader import catalog
 
 from .conftest import wait_until
 from .helpers import LEVEL, SIZES, check, confirm, exercise, fill_blanks, open_level, replace_code
 
 SLOT = "mul-backward"
 SUGGESTIONS = ".cm-tooltip-autocomplete"
-SOLUTION = (Path(__file__).resolve().parents[2] / "exercises" / SLOT / "solution.py").read_text()
+SOLUTION = catalog.load(SLOT).solution
 
 
 def open_mul(page, site, python=False):

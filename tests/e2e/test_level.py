@@ -5,6 +5,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from grader import catalog
+
 from .conftest import wait_until
 from .helpers import (
     LEVEL,
@@ -27,7 +29,7 @@ EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
 
 def solution(exercise_id):
-    return (EXERCISES / exercise_id / "solution.py").read_text()
+    return catalog.load(exercise_id).solution
 
 
 def mistake_code(exercise_id, name):

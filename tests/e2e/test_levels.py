@@ -41,8 +41,8 @@ LEVELS = {
 }
 
 
-def _file(exercise_id, name):
-    return (EXERCISES / exercise_id / name).read_text()
+def _solution(exercise_id):
+    return catalog.load(exercise_id).solution
 
 
 def _first_mistake(exercise_id):
@@ -75,7 +75,7 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
             expect(result.locator(".course-result__headline")).to_contain_text(f"Not yet — {cli['summary']}")
             expect(result.locator(".course-result__diagnosis")).to_have_text(
                 "Known mistake: " + rendered(cli["diagnosis"]["message"]))
-            replace_code(page, ex, _file(step[1], "solution.py"))
+            replace_code(page, ex, _solution(step[1]))
             expect(check(ex)).to_contain_text("Passed")
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
     expect(page.locator(".course-recap")).to_contain_text("Recap")
@@ -97,7 +97,7 @@ def test_train_level_grades_the_learners_network(page, site):
             result = check(ex)
             expect(result).to_have_attribute("data-state", "failed")
             expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + rendered(mistake.message))
-        replace_code(page, ex, _file(exercise_id, "solution.py"))
+        replace_code(page, ex, _solution(exercise_id))
         expect(check(ex)).to_contain_text("Passed")
 
 
@@ -167,13 +167,13 @@ def test_training_level_trains_and_draws(page, site):
     expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
     for step in ("neuron", "layer", "mlp"):  # the level's stars count them too
         ex = exercise(page, step)
-        replace_code(page, ex, _file(step, "solution.py"))
+        replace_code(page, ex, _solution(step))
         expect(check(ex)).to_contain_text("Passed")
     expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
     expect(answer(page, "parameter-count", "88")).to_contain_text("the weights alone")
     expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
     ex = exercise(page, "sgd-step")
-    replace_code(page, ex, _file("sgd-step", "solution.py"))
+    replace_code(page, ex, _solution("sgd-step"))
     expect(check(ex)).to_contain_text("Passed")
     expect(lab).to_be_visible()
     expect(lab.locator("table")).to_contain_text("105")

@@ -13,6 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from course_build.offline import write_service_worker
+from grader import catalog
 from tools.site_server import serve
 
 from .helpers import answer, check, exercise, replace_code
@@ -44,7 +45,7 @@ def test_course_works_offline_after_one_visit(browser, own_site):
     python_ready(page)
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
     ex = exercise(page, "diamond")
-    replace_code(page, ex, (ROOT / "exercises/diamond/solution.py").read_text())
+    replace_code(page, ex, catalog.load("diamond").solution)
     expect(check(ex)).to_contain_text("Passed")
     context.close()
 

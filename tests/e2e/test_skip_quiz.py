@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from grader import catalog
+
 from .helpers import (
     LEVEL,
     SIZES,
@@ -35,11 +37,10 @@ SUB_TITLE = "“A whole operation: subtraction”"
 
 
 def answer_lines(exercise_id):
-    """The lines a learner writes in `exercise_id`: its solution's lines that are not in its starter."""
-    folder = EXERCISES / exercise_id
-    given = {line.strip() for line in (folder / "starter.py").read_text().splitlines()}
-    return {line.strip() for line in (folder / "solution.py").read_text().splitlines()
-            if line.strip() and line.strip() not in given}
+    """The lines a learner writes in `exercise_id`: the ones its solution's fillings span."""
+    exercise = catalog.load(exercise_id)
+    lines = exercise.solution.split("\n")
+    return {lines[i].strip() for i in exercise.written if lines[i].strip()}
 
 
 def level_exercises():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.catalog import ExerciseError, fill_blanks, load, load_exercise
+from grader.catalog import ExerciseError, edited, fill_blanks, filled, load, load_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def grade_text(tmp_path, code, exercise="mul-backward", *flags):
 
 
 def test_grade_exit_codes_and_json(tmp_path):
-    ok = cli("grade", "mul-backward", str(ROOT / "exercises/mul-backward/solution.py"), "--json")
+    ok = grade_text(tmp_path, load("mul-backward").solution, "mul-backward", "--json")
     assert ok.returncode == 0, ok.stderr
     verdict = json.loads(ok.stdout)
     assert verdict["passed"] and verdict["headline"] == "Passed"
@@ -124,10 +124,10 @@ def _write_exercise(folder, toml):
     folder.mkdir()
     (folder / "exercise.toml").write_text(toml)
     (folder / "starter.py").write_text("x = ____\n")
-    (folder / "solution.py").write_text("x = 1\n")
 
 
-BASE = 'title = "T"\nlevel = "l"\n[grading]\nprobe = "call"\nfunction = "gradients"\n'
+GRADING = '[grading]\nprobe = "call"\nfunction = "gradients"\n'
+BASE = 'title = "T"\nlevel = "l"\n[solution]\nfill = ["1"]\n' + GRADING
 
 
 @pytest.mark.parametrize("toml,words", [
@@ -138,6 +138,13 @@ BASE = 'title = "T"\nlevel = "l"\n[grading]\nprobe = "call"\nfunction = "gradien
     ('title = "T"\nlevel = "l"\n', "a [grading] table is required"),
     ('title = "T"\nlevel = "l"\n[grading]\nprobe = "vaule"\n', "exercise.toml:4: exercise 'broken': [grading] needs a "
      "probe, one of value, call, sgd, nn (did you mean 'value'?)"),
+    ('title = "T"\nlevel = "l"\n' + GRADING, "a [solution] table is required"),
+    ('title = "T"\nlevel = "l"\n[solution]\nfil = ["1"]\n' + GRADING,
+     "exercise.toml:4: exercise 'broken': unknown key 'fil' in [solution] (did you mean 'fill'?)"),
+    ('title = "T"\nlevel = "l"\n[solution]\nfill = ["1"]\nedit = []\n' + GRADING, "exactly one of fill or edit"),
+    ('title = "T"\nlevel = "l"\n[solution]\nfill = ["1", "2"]\n' + GRADING,
+     "exercise.toml:4: exercise 'broken': [solution]: `fill` gives 2 filling(s), but starter.py has 1 blank(s)"),
+    ('title = "T"\nlevel = "l"\n[solution]\nedit = [["y = 2", "y = 3"]]\n' + GRADING, "occurs 0 times"),
     (BASE + '[[mistakes]]\nname = "m"\n', "needs a 'name'"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\n', "exactly one of fill, edit or file"),
     (BASE + '[[mistakes]]\nname = "m"\nmessage = "x"\nfill = ["1", "2"]\n', "`fill` gives 2 filling(s), but starter.py has 1 blank(s)"),
@@ -154,6 +161,16 @@ def test_malformed_metadata_is_reported(tmp_path, toml, words):
 def test_fillings_indent_continuation_lines_to_the_blank():
     starter = "def f():\n    ____\n"
     assert fill_blanks(starter, ["a = 1\nreturn a"]) == "def f():\n    a = 1\n    return a\n"
+
+
+def test_the_learners_lines_are_the_ones_the_fillings_and_edits_span():
+    starter = "def f(x):\n    ____  # the start\n    y = 2\n    return ____    # the end\n"
+    code, written = filled(starter, ["a = x\nb = a", "b * y"])
+    assert code == "def f(x):\n    a = x\n    b = a\n    y = 2\n    return b * y  # the end\n"
+    assert written == (1, 2, 4)  # a long filling drops the guiding comment, a one-line one keeps it
+    code, written = edited("a = 1\nb = 2\nc = 3\n", [("c = 3", "c = 4\nd = 5"), ("a = 1", "a = 0")])
+    assert code == "a = 0\nb = 2\nc = 4\nd = 5\n" and written == (0, 2, 3)
+    assert load("diamond").written == (10, 11, 18, 19) and load("mul-backward").written == (20, 21)
 
 
 def test_new_like_an_existing_exercise_starts_from_a_copy_that_proves(tmp_path):

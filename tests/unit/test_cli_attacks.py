@@ -82,7 +82,9 @@ def attack_in_order(tmp_path, code, marker="", exercise=EXERCISE):
     assert _watched_files() == before, "the grade changed the checkout"
     starter = cli("grade", exercise, str(ROOT / "exercises" / exercise / "starter.py"))
     assert starter.returncode == 1, starter.stdout[-1000:]
-    solution = cli("grade", exercise, str(ROOT / "exercises" / exercise / "solution.py"))
+    answer = tmp_path / "solution.py"
+    answer.write_text(load(exercise).solution)
+    solution = cli("grade", exercise, str(answer))
     assert solution.returncode == 0, solution.stdout[-1000:] + solution.stderr[-1000:]
     return verdict
 
@@ -141,18 +143,31 @@ def test_a_shell_is_refused(tmp_path):
     assert verdict["status"] == "error" and verdict["summary"].startswith("Your code broke the checks")
 
 
+# the answer as the checkout keeps it: the [solution] fillings of exercise.toml, put into
+# starter.py's blanks; the attack also takes any engine or network file it can find
 READS = """
-import os
+import os, tomllib
 found = []
-for place in [{solution!r}, "exercises/{exercise}/solution.py", "../exercises/{exercise}/solution.py"]:
+def solved(folder):
+    meta = tomllib.load(open(os.path.join(folder, "exercise.toml"), "rb"))
+    code = open(os.path.join(folder, "starter.py")).read()
+    for fill in meta["solution"].get("fill", []):
+        column = len(code.split("____", 1)[0].rsplit("\\n", 1)[-1])
+        code = code.replace("____", fill.replace("\\n", "\\n" + " " * column), 1)
+    for old, new in meta["solution"].get("edit", []):
+        code = code.replace(old, new)
+    return code
+for place in [{folder!r}, "exercises/{exercise}", "../exercises/{exercise}"]:
     try:
-        found.append(open(place).read())
+        found.append(solved(place))
     except Exception:
         pass
 for top, dirs, files in os.walk("/"):
     if top.startswith(("/proc", "/dev", "/sys")):
         continue
-    found += [open(os.path.join(top, f)).read() for f in files if f in ("solution.py", "engine.py", "nn.py")]
+    if "exercise.toml" in files and top.endswith("{exercise}"):
+        found.append(solved(top))
+    found += [open(os.path.join(top, f)).read() for f in files if f in ("engine.py", "nn.py")]
 for text in found:
     try:
         exec(text, globals())
@@ -172,7 +187,7 @@ for module in ("engine", "engine.engine", "engine.nn", "labs", "labs.api", "grad
 
 
 def test_the_solution_cannot_be_read(tmp_path):
-    code = READS.format(solution=str(ROOT / "exercises" / EXERCISE / "solution.py"), exercise=EXERCISE)
+    code = READS.format(folder=str(ROOT / "exercises" / EXERCISE), exercise=EXERCISE)
     attack_in_order(tmp_path, code)
 
 
@@ -186,8 +201,8 @@ def test_importing_the_reference_names_what_the_exercise_gives(tmp_path):
 def test_no_exercise_finds_its_answer_in_reach(tmp_path, exercise):
     """Only the attack here (the full order runs above): whatever it reads or imports, it
     defines only what it found, so finding anything that answers would pass."""
-    solution = str(ROOT / "exercises" / exercise / "solution.py")
-    attacked, verdict = grade(tmp_path, READS.format(solution=solution, exercise=exercise) + IMPORTS, exercise)
+    folder = str(ROOT / "exercises" / exercise)
+    attacked, verdict = grade(tmp_path, READS.format(folder=folder, exercise=exercise) + IMPORTS, exercise)
     assert attacked.returncode == 1 and verdict["passed"] is False, attacked.stdout[-1000:]
 
 
