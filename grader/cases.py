@@ -2,10 +2,12 @@
 
 `grading_data(exercise)` is everything the page needs to grade an exercise: the
 cases (inputs, a readable description, a label per output), the expected
-outputs, computed by the reference engine or the solution, and each known
+outputs, computed by the reference engine or the exercise's answer key, and each known
 mistake's outputs on the same cases, its *signature*. The browser ships the
 inputs to the worker and keeps the rest on the page; the CLI keeps it in its
 parent process. Cases are seeded, so the same exercise always gets the same ones.
+The generators here are generic: a page's own numbers, points and shapes are the
+exercise's `[[groups]]` (catalog.py), drawn in order.
 
 Value exercises get differential property tests: the learner's `Value` runs
 random expressions with reused inputs and inner nodes (diamonds, `a + a`,
@@ -202,7 +204,9 @@ def _near_zero_inputs(rng, op, zeros):
     return fixed
 
 
-def value_cases(grading, rng):
+def value_cases(grading, declared_groups, rng):
+    """Three groups per `focus` operation, then the declared groups (graphs with
+    random leaves), then random graphs over `ops` that reuse values."""
     ops, focus = grading["ops"], grading.get("focus", [])
     zeros = grading.get("zeros", True)
     groups, cases = [], []
@@ -235,10 +239,10 @@ def value_cases(grading, rng):
               lambda op=op, near=near, positive=positive: _rule_case(
                   rng, op, near.pop(0) if near else
                   [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
-    if not focus:
-        group("The page's graph, L = (a·b + c)·k, at random inputs",
-              lambda: {"mode": "backward", "leaves": [_leaf_value(rng) for _ in range(4)],
-                       "nodes": [["mul", 0, 1], ["add", 4, 2], ["mul", 5, 3]]}, 4)
+    for declared in declared_groups:  # the page's own graphs, at random leaves
+        group(declared["name"], lambda d=declared: {"mode": "backward", "nodes": d["graph"],
+                                                     "leaves": [_leaf_value(rng) for _ in range(d["leaves"])]},
+              declared.get("count", 4))
     weights = [3 if op in focus else 1 for op in ops]
     group("Random graphs that reuse values: diamonds, a + a, a · a, a node with several consumers",
           lambda: _graph_case(rng, ops, weights, rng.choice([2, 3]), rng.randint(3, 6)),
@@ -248,133 +252,111 @@ def value_cases(grading, rng):
     return groups, cases
 
 
-# -- calls of the learner's functions ----------------------------------------
+# -- the page's own case groups: [[groups]] in exercise.toml ---------------------
+
+def _argument(rng, spec):
+    """One argument of a call case, as [[groups]] writes it: a number, a function the
+    probe knows ({fn = "cube"}) or the learner's own ({learner = "f"}), or a draw:
+    {random = [low, high]} (either sign, 3 decimals) or {near_zero = true}."""
+    if isinstance(spec, dict) and "random" in spec:
+        return _leaf_value(rng, *spec["random"])
+    if isinstance(spec, dict) and "near_zero" in spec:
+        return _near_zero(rng, True)
+    return spec
+
+
+FUNCTION_NAMES = {"cube": "x³", "sin": "sin", "exp": "exp"}  # how a case's text names probes.FUNCTIONS
+
 
 def _call_case(function, args, names):
-    shown = ", ".join(fmt(a) if isinstance(a, (int, float)) else
-                      (a.get("fn") and {"cube": "x³", "sin": "sin", "exp": "exp", "page": "f"}[a["fn"]]
-                       or a.get("learner")) for a in args)
+    shown = ", ".join(fmt(a) if isinstance(a, (int, float)) else FUNCTION_NAMES.get(a.get("fn")) or a.get("learner")
+                      for a in args)
     return {"input": {"function": function, "args": args}, "text": f"{function}({shown})", "labels": names}
 
 
-def chain_by_hand_cases(grading, rng):
-    names = ["dL_da", "dL_db", "dL_dc"]
-    groups = [{"name": "The page's numbers: a = 2, b = −3, c = 10"},
-              {"name": "Random points"}, {"name": "Points near zero, and at 0"}]
-    cases = [{"group": 0, **_call_case("gradients", [2.0, -3.0, 10.0], names)}]
-    cases += [{"group": 1, **_call_case("gradients", [_leaf_value(rng, 0.3, 3) for _ in range(3)], names)}
-              for _ in range(10)]
-    cases += [{"group": 2, **_call_case("gradients", [_near_zero(rng, True), _leaf_value(rng), _leaf_value(rng)],
-                                        names)}
-              for _ in range(4)]
-    return groups, cases
+def call_cases(grading, groups, rng):
+    """The declared groups, each case drawn `repeat` times in order; without groups,
+    `arity` random arguments in ±[low, high] at 12 points, after the page's `points`."""
+    function = grading["function"]
+    labels = grading.get("labels", [f"{function}(…)"])
+    if not groups:
+        arity, low, high = int(grading.get("arity", 1)), grading.get("low", 0.3), grading.get("high", 3.0)
+        points = [{"args": p} for p in grading.get("points", [])]
+        groups = [{"name": f"{function} at the page's points", "cases": points},
+                  {"name": f"{function} at random points",
+                   "cases": [{"args": [{"random": [low, high]}] * arity, "repeat": 12}]}]
+        groups = [g for g in groups if g["cases"]]
+    cases = [{"group": index, **_call_case(function, [_argument(rng, a) for a in case["args"]], labels)}
+             for index, group in enumerate(groups) for case in group["cases"] for _ in range(case.get("repeat", 1))]
+    return [{"name": g["name"]} for g in groups], cases
 
 
-def slope_cases(grading, rng):
-    label = ["slope"]
-    groups = [{"name": "The page's f(x) = 3x² − 4x + 5 has slope 14 at x = 3"},
-              {"name": "x³ and sin x at random points, with the default h"},
-              {"name": "A coarse h: nudging both ways is exact on x³ up to h²"},
-              {"name": "exp with a coarse h: the h you are given, both ways"}]
-    cases = [{"group": 0, **_call_case("slope", [{"learner": "f"}, 3.0], label)}]
-    cases += [{"group": 1, **_call_case("slope", [{"fn": fn}, _leaf_value(rng, 0.3, 3)], label)}
-              for fn in ("cube", "sin") for _ in range(4)]
-    cases += [{"group": 2, **_call_case("slope", [{"fn": "cube"}, _leaf_value(rng, 1.0, 3.0), 0.01], label)}
-              for _ in range(4)]
-    cases += [{"group": 3, **_call_case("slope", [{"fn": "exp"}, _leaf_value(rng, 0.3, 2.0), h], label)}
-              for h in (0.1, 0.05, 0.2)]
-    return groups, cases
+def _parameter_count(nin, nouts):
+    sizes = [nin, *nouts]
+    return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(nouts)))
 
 
-SGD_XS = [[0.5, -1.0], [1.5, 0.5], [-0.5, 1.0], [-2.0, -0.5]]
-SGD_YS = [1.0, 1.0, -1.0, -1.0]
+SGD_INPUTS = 2  # runner/probes.py sgd_case builds MLP(2, sizes)
 
 
-def sgd_cases(grading, rng):
-    groups = [{"name": "One step moves every parameter by −lr × its gradient"},
-              {"name": "Later steps start from fresh gradients"}]
+def sgd_cases(grading, groups, rng):
+    """Each declared case trains MLP(2, sizes) from its seed for `steps` steps of the
+    learner's train_step on the exercise's xs and ys."""
+    sizes, count = grading["sizes"], _parameter_count(SGD_INPUTS, grading["sizes"])
     cases = []
-    for group, model_seed, lr, steps in ((0, 3, 0.05, 1), (0, 4, 0.01, 1), (1, 5, 0.05, 2), (1, 6, 0.2, 3)):
-        case = {"model_seed": model_seed, "sizes": [4, 1], "lr": lr, "steps": steps, "xs": SGD_XS, "ys": SGD_YS}
-        labels = []
-        for step in range(1, steps + 1):
-            labels.append(f"the loss train_step returned on step {step}")
-            labels += [f"parameter {i + 1} after step {step}" for i in range(17)]
-        cases.append({"group": group, "input": case, "labels": labels,
-                      "text": f"model = MLP(2, [4, 1], seed={model_seed}); "
-                              f"{steps} × train_step(model, xs, ys, lr={lr})"})
-    return groups, cases
+    for index, group in enumerate(groups):
+        for case in group["cases"]:
+            seed, lr, steps = case["model_seed"], case["lr"], case["steps"]
+            labels = []
+            for step in range(1, steps + 1):
+                labels.append(f"the loss train_step returned on step {step}")
+                labels += [f"parameter {i + 1} after step {step}" for i in range(count)]
+            cases.append({"group": index, "labels": labels,
+                          "input": {"model_seed": seed, "sizes": sizes, "lr": lr, "steps": steps,
+                                    "xs": grading["xs"], "ys": grading["ys"]},
+                          "text": f"model = MLP({SGD_INPUTS}, {sizes}, seed={seed}); "
+                                  f"{steps} × train_step(model, xs, ys, lr={lr})"})
+    return [{"name": g["name"]} for g in groups], cases
 
 
-# (group, nin, nouts): one neuron, one layer of several, then layers stacked
-NN_SHAPES = [(0, 3, [1]), (0, 2, [1]), (1, 2, [3]), (1, 3, [2]), (2, 2, [3, 2, 1]), (2, 3, [2, 2]), (2, 2, [2, 3, 1])]
+MADE = {"neuron": "Neuron({nin})", "layer": "Layer({nin}, {nout})", "mlp": "MLP({nin}, {nouts})"}
 
 
-# the first two steps of the network, each checked on its own: one neuron, then one layer
-NEURON_SHAPES = [(0, 1, [1]), (0, 2, [1]), (0, 3, [1]), (0, 4, [1])]
-LAYER_SHAPES = [(0, 2, [1]), (0, 2, [3]), (0, 3, [2]), (0, 1, [4])]
-UNITS = {
-    "neuron": ([{"name": "One Neuron(nin): tanh(w · x + b), for 1 to 4 inputs"}], NEURON_SHAPES, "Neuron({nin})"),
-    "layer": ([{"name": "One Layer(nin, nout): each neuron reads the same inputs"}], LAYER_SHAPES,
-              "Layer({nin}, {nout})"),
-}
+def _nn_case(rng, unit, nin, nouts):
+    sizes = [nin, *nouts]
+    where = [f"layer {li + 1} neuron {ni + 1} {'w' + str(k + 1) if k < sizes[li] else 'b'}"
+             for li in range(len(nouts)) for ni in range(nouts[li]) for k in range(sizes[li] + 1)]
+    # weights and biases of both signs, none near 0, so a left-out term always shows
+    params = [_leaf_value(rng, 0.2, 1.0) for _ in where]
+    x = [_leaf_value(rng, 0.3, 2.0) for _ in range(nin)]
+    labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
+    labels += [f"∂(sum of outputs)/∂({w})" for w in where]
+    labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
+    if unit != "mlp":
+        labels = labels[:nouts[-1]] + [label.replace("layer 1 ", "") for label in labels[nouts[-1]:]]
+    order = "each neuron's w then b" if unit != "mlp" else "layer by layer, each neuron's w then b"
+    text = (f"model = {MADE[unit].format(nin=nin, nouts=nouts, nout=nouts[0])} with its weights and biases set to "
+            f"{', '.join(fmt(p) for p in params)} ({order}); "
+            f"model([{', '.join(fmt(v) for v in x)}])")
+    inputs = {"nin": nin, "nouts": nouts, "params": params, "x": x, **({"unit": unit} if unit != "mlp" else {})}
+    return {"input": inputs, "labels": labels, "text": text}
 
 
-def nn_cases(grading, rng):
+def nn_cases(grading, groups, rng):
+    """Each declared shape, built with the learner's `unit` (Neuron, Layer or, by
+    default, MLP) and given random weights and inputs."""
     unit = grading.get("unit", "mlp")
-    groups = [{"name": "One neuron: tanh(w · x + b)"}, {"name": "One layer: several neurons read the same inputs"},
-              {"name": "Layers stacked, each feeding the next"}]
-    shapes, made = NN_SHAPES, "MLP({nin}, {nouts})"
-    if unit in UNITS:
-        groups, shapes, made = UNITS[unit]
-    cases = []
-    for group, nin, nouts in shapes:
-        sizes = [nin, *nouts]
-        where = [f"layer {li + 1} neuron {ni + 1} {'w' + str(k + 1) if k < sizes[li] else 'b'}"
-                 for li in range(len(nouts)) for ni in range(nouts[li]) for k in range(sizes[li] + 1)]
-        # weights and biases of both signs, none near 0, so a left-out term always shows
-        params = [_leaf_value(rng, 0.2, 1.0) for _ in where]
-        x = [_leaf_value(rng, 0.3, 2.0) for _ in range(nin)]
-        labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
-        labels += [f"∂(sum of outputs)/∂({w})" for w in where]
-        labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
-        if unit != "mlp":
-            labels = labels[:nouts[-1]] + [label.replace("layer 1 ", "") for label in labels[nouts[-1]:]]
-        order = "each neuron's w then b" if unit != "mlp" else "layer by layer, each neuron's w then b"
-        text = (f"model = {made.format(nin=nin, nouts=nouts, nout=nouts[0])} with its weights and biases set to "
-                f"{', '.join(fmt(p) for p in params)} ({order}); "
-                f"model([{', '.join(fmt(v) for v in x)}])")
-        inputs = {"nin": nin, "nouts": nouts, "params": params, "x": x, **({"unit": unit} if unit != "mlp" else {})}
-        cases.append({"group": group, "input": inputs, "labels": labels, "text": text})
-    return groups, cases
+    cases = [{"group": index, **_nn_case(rng, unit, case["nin"], case["nouts"])}
+             for index, group in enumerate(groups) for case in group["cases"]]
+    return [{"name": g["name"]} for g in groups], cases
 
 
-def function_cases(grading, rng):
-    """Any function of numbers: `arity` random arguments in ±[low, high] (default
-    0.3 to 3), 12 points, plus the points listed in `points` (checked first)."""
-    function, arity = grading["function"], int(grading.get("arity", 1))
-    low, high = grading.get("low", 0.3), grading.get("high", 3.0)
-    labels = [f"{function}(…)"]
-    groups = [{"name": f"{function} at the page's points"}, {"name": f"{function} at random points"}]
-    cases = [{"group": 0, **_call_case(function, list(p), labels)} for p in grading.get("points", [])]
-    cases += [{"group": 1, **_call_case(function, [_leaf_value(rng, low, high) for _ in range(arity)], labels)}
-              for _ in range(12)]
-    if not cases or cases[0]["group"] != 0:
-        groups = groups[1:]
-        for case in cases:
-            case["group"] = 0
-    return groups, cases
-
-
-GENERATORS = {"value": value_cases, ("call", "gradients"): chain_by_hand_cases,
-              ("call", "slope"): slope_cases, "sgd": sgd_cases, "nn": nn_cases}
+GENERATORS = {"value": value_cases, "call": call_cases, "sgd": sgd_cases, "nn": nn_cases}
 
 
 def make_cases(exercise):
     grading = exercise.grading
-    key = grading["probe"] if grading["probe"] != "call" else ("call", grading["function"])
-    generate = GENERATORS.get(key, function_cases if grading["probe"] == "call" else None)
-    return generate(grading, random.Random(grading.get("seed", 1)))
+    return GENERATORS[grading["probe"]](grading, list(exercise.groups), random.Random(grading.get("seed", 1)))
 
 
 def signature(report):

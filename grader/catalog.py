@@ -1,6 +1,7 @@
 """Read exercise folders: `exercises/<id>/`, plain files an instructor writes.
 
-    exercise.toml   title, level, timeout_seconds, hints, gives, [solution], [grading], [[mistakes]]
+    exercise.toml   title, level, timeout_seconds, hints, gives, [solution], [grading],
+                    [[groups]] (the page's own case groups), [[mistakes]]
     starter.py      what the learner starts from; blanks are written ____
     reference.py    the answer key of a call or sgd exercise, written apart from the solution
                     (value exercises use the reference engine, nn ones its MLP)
@@ -34,9 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # every key an exercise.toml may hold, by table; a key not listed stops the build with a suggestion
 # (`gives`: names of the course given to the learner, e.g. "engine.given.backward_pass")
-META_KEYS = {"title", "level", "hints", "timeout_seconds", "solution", "mistakes", "grading", "gives"}
+META_KEYS = {"title", "level", "hints", "timeout_seconds", "solution", "mistakes", "grading", "groups", "gives"}
 SOLUTION_KEYS = {"fill", "edit"}
-GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "arity", "low", "high", "points", "unit"}
+GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "labels", "arity", "low", "high", "points",
+                "unit", "sizes", "xs", "ys"}
+# [[groups]]: the page's own case groups (grader/cases.py draws them); what a case holds
+# depends on the probe
+GROUP_KEYS = {"name", "cases", "graph", "leaves", "count"}
+CASE_KEYS = {"call": {"args", "repeat"}, "sgd": {"model_seed", "lr", "steps"}, "nn": {"nin", "nouts"}}
 MISTAKE_KEYS = {"name", "message", "fill", "edit", "file"}
 EQUIVALENT_KEYS = {"after", "before", "line", "reason"}
 
@@ -61,6 +67,7 @@ class Exercise:
     solution: str
     grading: dict
     written: tuple = ()  # 0-based indices of the solution's lines that the learner writes
+    groups: tuple = ()  # [[groups]]: the page's own case groups
     hints: tuple = ()
     mistakes: tuple = field(default=())
     timeout_seconds: float = 5.0
@@ -255,6 +262,27 @@ def _grading(folder, meta, text):
     return grading
 
 
+def _groups(folder, meta, grading, text):
+    """[[groups]]: each a `name` and its `cases` (call, sgd, nn) or, for a value
+    exercise, a `graph` of `leaves` leaves drawn `count` times."""
+    groups, probe = meta.get("groups", []), grading["probe"]
+    _expect(isinstance(groups, list), folder, "[[groups]] must be tables")
+    needed = {"value": {"name", "graph", "leaves"}}.get(probe, {"name", "cases"})
+    _expect(probe in ("value", "call") or groups, folder, f"a {probe!r} exercise lists its case groups, [[groups]]")
+    for nth, group in enumerate(groups):
+        line = key_line(text, "name", "groups", nth)
+        _expect(isinstance(group, dict), folder, "each [[groups]] must be a table", line)
+        _check_keys(folder, text, group, GROUP_KEYS, " in [[groups]]", "groups", nth)
+        _expect(needed <= set(group), folder, f"each [[groups]] of a {probe} exercise needs "
+                f"{', '.join(sorted(needed))}", line)
+        for case in group.get("cases", []):
+            known = CASE_KEYS.get(probe, set())
+            _expect(isinstance(case, dict) and set(case) <= known, folder, f"each case of [[groups]] "
+                    f"{group['name']!r} is a table of {', '.join(sorted(known))}",
+                    key_line(text, "cases", "groups", nth))
+    return tuple(groups)
+
+
 # The expected outputs never come from the [solution]: a backwards solution would then be
 # its own answer key, prove, and fail every correct learner.
 BUILT_IN_REFERENCES = {"nn": "from engine.nn import MLP, Layer, Neuron\n"}  # the reference engine's network
@@ -310,6 +338,7 @@ def load_exercise(folder):
     starter = _read(folder, "starter.py")
     grading = _grading(folder, meta, text)
     solution, written = _solution(folder, meta, starter, text)
+    groups = _groups(folder, meta, grading, text)
     mistakes = tuple(_mistake(folder, entry, starter, solution, text, nth)
                      for nth, entry in enumerate(meta.get("mistakes", [])))
     names = [m.name for m in mistakes]
@@ -324,7 +353,7 @@ def load_exercise(folder):
     equivalent = _equivalent(folder)
     return Exercise(
         id=folder.name, title=meta["title"], level=meta["level"], starter=starter,
-        solution=solution, written=written, grading=grading, hints=tuple(hints), mistakes=mistakes,
+        solution=solution, written=written, groups=groups, grading=grading, hints=tuple(hints), mistakes=mistakes,
         timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent, gives=tuple(gives),
         reference=_reference(folder, grading),
     )

@@ -36,7 +36,6 @@ FUNCTIONS = {
     "cube": lambda x: x ** 3,
     "sin": math.sin,
     "exp": math.exp,
-    "page": lambda x: 3 * x ** 2 - 4 * x + 5,
 }
 
 

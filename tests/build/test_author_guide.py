@@ -8,7 +8,7 @@ from pathlib import Path
 from course_build.blocks.lab import LAB_OPTIONS
 from course_build.validate import SCHEMAS
 from grader.cases import OPERATIONS
-from grader.catalog import EQUIVALENT_KEYS, GRADING_KEYS, META_KEYS, MISTAKE_KEYS, SOLUTION_KEYS
+from grader.catalog import EQUIVALENT_KEYS, GRADING_KEYS, GROUP_KEYS, META_KEYS, MISTAKE_KEYS, SOLUTION_KEYS
 from runner.probes import PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,8 +43,9 @@ def test_every_option_is_in_the_reference():
 
 
 def test_every_exercise_key_probe_and_operation_is_in_the_reference():
-    assert documented("exercise.toml") == META_KEYS - {"solution", "grading", "mistakes"}
+    assert documented("exercise.toml") == META_KEYS - {"solution", "grading", "groups", "mistakes"}
     assert documented("[solution]") == SOLUTION_KEYS
+    assert documented("[[groups]]") == GROUP_KEYS
     assert documented("[grading]") == GRADING_KEYS
     assert documented("[[mistakes]]") == MISTAKE_KEYS
     assert documented("equivalent.toml") == EQUIVALENT_KEYS
