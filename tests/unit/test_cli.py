@@ -28,6 +28,7 @@ def grade_text(tmp_path, code, exercise="mul-backward", *flags):
     return cli("grade", exercise, str(path), *flags)
 
 
+@pytest.mark.pyodide  # grades in Pyodide under Node
 def test_grade_exit_codes_and_json(tmp_path):
     ok = grade_text(tmp_path, load("mul-backward").solution, "mul-backward", "--json")
     assert ok.returncode == 0, ok.stderr
@@ -92,6 +93,7 @@ CLI_ATTACKS = {
 }
 
 
+@pytest.mark.pyodide  # grades in Pyodide under Node
 @pytest.mark.parametrize("name", sorted(CLI_ATTACKS))
 def test_learner_code_cannot_make_the_cli_pass(tmp_path, name):
     result = grade_text(tmp_path, CLI_ATTACKS[name], "mul-backward", "--json")
@@ -104,6 +106,7 @@ def test_learner_code_cannot_make_the_cli_pass(tmp_path, name):
     "import threading\nthreading.main_thread = lambda: None\n",
     "import signal\nsignal.setitimer = lambda *a: None\n",
 ])
+@pytest.mark.pyodide  # grades in Pyodide under Node
 def test_the_time_limit_holds_even_when_the_child_disarms_its_own(tmp_path, disarm):
     result = grade_text(tmp_path, disarm + "while True:\n    pass\n", "mul-backward", "--json")
     assert result.returncode == 1
@@ -111,6 +114,7 @@ def test_the_time_limit_holds_even_when_the_child_disarms_its_own(tmp_path, disa
     assert verdict["status"] == "timeout" and "too long" in verdict["summary"]
 
 
+@pytest.mark.pyodide  # grades in Pyodide under Node
 def test_a_message_that_cannot_be_read_is_reported_not_a_crash(tmp_path):
     code = "class E(Exception):\n    def __str__(self):\n        raise ValueError\nraise E()\n"
     result = grade_text(tmp_path, code, "mul-backward", "--json")

@@ -19,6 +19,8 @@ import pytest
 from grader.catalog import fill_blanks, load
 from tests.unit.test_cli import ROOT, cli
 
+pytestmark = pytest.mark.pyodide  # every grade runs Pyodide under Node in a child process
+
 EXERCISE = "mul-backward"
 CHILD = str(ROOT / "runner" / "child.mjs")
 WRONG = fill_blanks(load(EXERCISE).starter, ["self.data * out.grad", "self.data * out.grad"])
