@@ -69,6 +69,8 @@ def _new(exercise_id, level, title, root, like=None):
         text = re.sub(r"(?m)^title = .*$", lambda _: f"title = {json.dumps(title, ensure_ascii=False)}", text, count=1)
         if level:
             text = re.sub(r"(?m)^level = .*$", lambda _: f"level = {json.dumps(level)}", text, count=1)
+        # the capstone takes each piece from one exercise: the copy writes a piece of its own, if any
+        text = re.sub(r"(?m)^(# the piece of the engine written here.*\n)?writes = .*\n", "", text)
     else:
         text = text.replace("TITLE", title).replace("LEVEL", level)
     toml.write_text(text, encoding="utf-8")

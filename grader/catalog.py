@@ -35,7 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent / "exercises"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # every key an exercise.toml may hold, by table; a key not listed stops the build with a suggestion
 # (`gives`: names of the course given to the learner, e.g. "engine.given.backward_pass")
-META_KEYS = {"title", "level", "hints", "timeout_seconds", "solution", "mistakes", "grading", "groups", "gives"}
+META_KEYS = {"title", "level", "hints", "timeout_seconds", "writes", "solution", "mistakes", "grading", "groups",
+             "gives"}
+# `writes`: a method of Value or a class, as the capstone names its pieces
+WRITES_PATTERN = re.compile(r"^(Value\.)?[A-Za-z_]\w*$")
 SOLUTION_KEYS = {"fill", "edit"}
 GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "labels", "arity", "low", "high", "points",
                 "unit", "sizes", "xs", "ys"}
@@ -68,6 +71,12 @@ class Exercise:
     grading: dict
     written: tuple = ()  # 0-based indices of the solution's lines that the learner writes
     groups: tuple = ()  # [[groups]]: the page's own case groups
+    writes: str = ""  # the engine's piece written here ("Value.__mul__", "MLP"), for the capstone
+
+    @property
+    def piece(self):
+        """The capstone's name for what this exercise writes: "__mul__", "MLP", or ""."""
+        return self.writes.removeprefix("Value.")
     hints: tuple = ()
     mistakes: tuple = field(default=())
     timeout_seconds: float = 5.0
@@ -343,6 +352,9 @@ def load_exercise(folder):
                      for nth, entry in enumerate(meta.get("mistakes", [])))
     names = [m.name for m in mistakes]
     _expect(len(names) == len(set(names)), folder, "two mistakes share a name")
+    writes = meta.get("writes", "")
+    _expect(isinstance(writes, str) and (not writes or WRITES_PATTERN.match(writes)), folder,
+            "'writes' names a method of Value (\"Value.__mul__\") or a class (\"MLP\")", key_line(text, "writes"))
     gives = meta.get("gives", [])
     _expect(isinstance(gives, list) and all(isinstance(g, str) for g in gives), folder,
             "'gives' must be a list of names, like \"engine.given.backward_pass\"")
@@ -355,7 +367,7 @@ def load_exercise(folder):
         id=folder.name, title=meta["title"], level=meta["level"], starter=starter,
         solution=solution, written=written, groups=groups, grading=grading, hints=tuple(hints), mistakes=mistakes,
         timeout_seconds=float(timeout), folder=str(folder), equivalent=equivalent, gives=tuple(gives),
-        reference=_reference(folder, grading),
+        reference=_reference(folder, grading), writes=writes,
     )
 
 

@@ -47,25 +47,29 @@ def two_moons(n=8):
 XS, YS = two_moons()
 LR = 0.01  # the moons' 16 points add up to a larger loss than the training level's 8: a smaller step
 
-# (exercise, its level's page, the method the learner writes there, what it is)
-PIECES = [
-    ("mul-backward", "autograd", "__mul__", "multiplication"),
-    ("sub-backward", "autograd", "__sub__", "subtraction"),
-    ("backward-tail", "autograd", "backward", "the backward walk"),
-    ("diamond", "accumulate", "__add__", "addition, adding up every path"),
-    ("tanh-backward", "more-ops", "tanh", "tanh"),
-    ("exp-backward", "more-ops", "exp", "exp"),
-    ("log-backward", "more-ops", "log", "log"),
-    ("relu-backward", "more-ops", "relu", "relu"),
-    ("pow-backward", "more-ops", "__pow__", "powers"),
-    ("div-backward", "more-ops", "__truediv__", "division"),
-    ("softplus", "capstone", "softplus", "softplus, your own operation"),
-    ("neuron", "train", "Neuron", "a neuron"),
-    ("layer", "train", "Layer", "a layer"),
-    ("mlp", "train", "MLP", "the network"),
-]
+# The engine's pieces that the course has the learner write, in the order the page lists
+# them: what each is, and for a method of Value the small graph that checks it alone. Each
+# op's input is used elsewhere too (so `=` for `+=` shows) and its upstream gradient is
+# not 1 (so a forgotten out.grad shows). Which exercise writes a piece is that exercise's
+# own `writes` (exercise.toml); the page sends the learner's code keyed by piece.
+PIECES = {
+    "__mul__": ("multiplication", "(a * b) * a"),
+    "__sub__": ("subtraction", "(a - b) * (b - a * a)"),
+    "backward": ("the backward walk", "(lambda e: (e * b + a) * e)(a * b)"),  # e is used twice, at two depths
+    "__add__": ("addition, adding up every path", "(a + b) * (a + a)"),
+    "tanh": ("tanh", "a.tanh() * a + (a * b).tanh() * b"),
+    "exp": ("exp", "a.exp() * a + (a * b).exp() * b"),
+    "log": ("log", "(lambda s: s.log() * s + (s * s).log() * a)(a * a + b * b)"),  # s > 0: log's domain
+    "relu": ("relu", "a.relu() * a + (a * b).relu() * b"),
+    "__pow__": ("powers", "((a * b) ** 3) * b + (a ** 2) * a"),
+    "__truediv__": ("division", "((a + b) / (b * a)) * b + (a / b) * a"),
+    "softplus": ("softplus, your own operation", "a.softplus() * a + (a * b).softplus() * b"),
+    "Neuron": ("a neuron", None),
+    "Layer": ("a layer", None),
+    "MLP": ("the network", None),
+}
 # the pieces that are classes of their own, not methods of Value, in the order they build on each other
-NETWORK = {"neuron": "Neuron", "layer": "Layer", "mlp": "MLP"}
+NETWORK = ("Neuron", "Layer", "MLP")
 BINARY = {"__mul__", "__sub__", "__add__", "__truediv__"}
 # the reference engine as one module of its own source (its order module inlined)
 ENGINE_SOURCE = inspect.getsource(reference_order) + inspect.getsource(reference_engine).replace(
@@ -78,18 +82,17 @@ SIZES = [8, 8, 1]
 
 
 class PieceError(Exception):
-    """A solved exercise's code has no usable definition of its method. `exercise` names
-    the piece, so a message about the whole engine can say which saved code is at fault."""
+    """A solved exercise's code has no usable definition of its piece. `piece` names it,
+    so a message about the whole engine can say which saved code is at fault."""
 
-    def __init__(self, detail, exercise=None):
+    def __init__(self, detail, piece=None):
         super().__init__(detail)
-        self.detail, self.exercise = detail, exercise
+        self.detail, self.piece = detail, piece
 
     def __str__(self):
-        if self.exercise is None:
+        if self.piece is None:
             return self.detail
-        _, _, name, what = next(p for p in PIECES if p[0] == self.exercise)
-        return f"{what} ({name}): {self.detail}"
+        return f"{PIECES[self.piece][0]} ({self.piece}): {self.detail}"
 
 
 def _parse(code):
@@ -119,14 +122,14 @@ def network_classes(codes):
     """Neuron, Layer and MLP: each the learner's, from the saved code of the exercise
     that has them write it, or the course's (labs/course_network.py) until they do."""
     nodes = []
-    for exercise, name in NETWORK.items():
-        if exercise not in codes:
+    for name in NETWORK:
+        if name not in codes:
             nodes.append(COURSE_CLASSES[name])
             continue
         try:
-            nodes.append(_class_node(codes[exercise], name))
+            nodes.append(_class_node(codes[name], name))
         except PieceError as e:
-            raise PieceError(e.detail, exercise) from None
+            raise PieceError(e.detail, name) from None
     return nodes
 
 
@@ -136,7 +139,7 @@ def for_page(work, *args, **kwargs):
     try:
         return work(*args, **kwargs)
     except PieceError as e:
-        return {"error": str(e), "piece": e.exercise}
+        return {"error": str(e), "piece": e.piece}
 
 
 def learner_method(code, name):
@@ -162,31 +165,31 @@ def learner_network(codes, value):
 
 
 def assemble(codes):
-    """A fresh Value class: the reference's, with each piece in `codes` (exercise -> saved
-    code) replaced by the learner's own method. Returns (Value, MLP, {exercise: source})."""
+    """A fresh Value class: the reference's, with each piece in `codes` (piece -> saved
+    code) replaced by the learner's own method. Returns (Value, MLP, {piece: source})."""
     namespace = {"__name__": "your_engine"}
     exec(compile(ENGINE_SOURCE, "engine.py", "exec"), namespace)  # noqa: S102 - the reference's own source
     value = namespace["Value"]
     sources = {}
-    for exercise, _page, name, _what in PIECES:
-        if exercise not in codes:
-            sources[exercise] = "reference"
+    for name in PIECES:
+        if name not in codes:
+            sources[name] = "reference"
             continue
-        if exercise in NETWORK:
-            sources[exercise] = "yours"
+        if name in NETWORK:
+            sources[name] = "yours"
             continue
         scope = dict(namespace)  # the method sees the new Value and math, as in its exercise
         try:
-            method = learner_method(codes[exercise], name)
+            method = learner_method(codes[name], name)
         except PieceError as e:
-            raise PieceError(e.detail, exercise) from None
-        exec(compile(method, f"{exercise}.py", "exec"), scope)  # noqa: S102
+            raise PieceError(e.detail, name) from None
+        exec(compile(method, f"{name}.py", "exec"), scope)  # noqa: S102
         setattr(value, name, _coercing(scope[name], value) if name in BINARY else scope[name])
-        sources[exercise] = "yours"
+        sources[name] = "yours"
     nn_namespace = {"__name__": "your_nn", "Value": value}
     exec(compile(NN_SOURCE, "nn.py", "exec"), nn_namespace)  # noqa: S102 - the reference's own source
     network = nn_namespace["MLP"]
-    if any(exercise in codes for exercise in NETWORK):
+    if any(name in codes for name in NETWORK):
         network = learner_network(codes, value)
     return value, network, sources
 
@@ -287,23 +290,6 @@ def _gap(a, b):
     return abs(a - b) / (1 + abs(b))
 
 
-# One small graph per piece: each op's input is used elsewhere too (so `=` for `+=`
-# shows) and its upstream gradient is not 1 (so a forgotten out.grad shows).
-PROBES = {
-    "mul-backward": "(a * b) * a",
-    "sub-backward": "(a - b) * (b - a * a)",
-    "backward-tail": "(lambda e: (e * b + a) * e)(a * b)",  # e is used twice, at two depths
-    "diamond": "(a + b) * (a + a)",
-    "tanh-backward": "a.tanh() * a + (a * b).tanh() * b",
-    "exp-backward": "a.exp() * a + (a * b).exp() * b",
-    "log-backward": "(lambda s: s.log() * s + (s * s).log() * a)(a * a + b * b)",  # s > 0: log's domain
-    "relu-backward": "a.relu() * a + (a * b).relu() * b",
-    "pow-backward": "((a * b) ** 3) * b + (a ** 2) * a",
-    "div-backward": "((a + b) / (b * a)) * b + (a / b) * a",
-    "softplus": "a.softplus() * a + (a * b).softplus() * b",
-}
-
-
 def check_pieces(codes, seed=7):
     """For each piece the learner wrote: its small graph on an engine with that piece
     alone theirs, and on the reference, at random inputs of both signs; the first
@@ -312,13 +298,12 @@ def check_pieces(codes, seed=7):
     points = [(rng.uniform(0.3, 1.5) * rng.choice((-1, 1)), rng.uniform(0.3, 1.5) * rng.choice((-1, 1)))
               for _ in range(4)]
     results = []
-    for exercise, page, name, what in PIECES:
-        mine = exercise in codes
-        row = {"exercise": exercise, "page": page, "method": name, "what": what,
-               "source": "yours" if mine else "reference", "ok": True}
-        if mine and exercise in NETWORK:
+    for name, (what, check) in PIECES.items():
+        mine = name in codes
+        row = {"method": name, "what": what, "source": "yours" if mine else "reference", "ok": True}
+        if mine and name in NETWORK:
             try:
-                problem = check_network({exercise: codes[exercise]})
+                problem = check_network({name: codes[name]})
             except PieceError as e:
                 problem = e.detail
             except Exception as e:  # noqa: BLE001 - the learner's classes raised: that is the finding
@@ -327,21 +312,21 @@ def check_pieces(codes, seed=7):
                 row.update(ok=False, problem=problem)
         elif mine:
             try:
-                value = assemble({exercise: codes[exercise]})[0]
+                value = assemble({name: codes[name]})[0]
             except PieceError as e:
                 row.update(ok=False, problem=e.detail)
                 results.append(row)
                 continue
-            expression = eval(f"lambda a, b: {PROBES[exercise]}")  # noqa: S307 - our own fixed text
+            expression = eval(f"lambda a, b: {check}")  # noqa: S307 - our own fixed text
             try:
                 for a, b in points:
                     got, expected = _grads(expression, value, a, b), _grads(expression, reference_engine.Value, a, b)
                     if any(_gap(g, e) > 1e-6 for g, e in zip(got, expected)):
                         row.update(ok=False, at=[a, b], got=[_finite(g) for g in got], expected=expected,
-                                   expression=PROBES[exercise])
+                                   expression=check)
                         break
             except Exception as e:  # noqa: BLE001 - the learner's method raised: that is the finding
-                row.update(ok=False, expression=PROBES[exercise], problem=f"it raised {type(e).__name__}: {e}"[:300])
+                row.update(ok=False, expression=check, problem=f"it raised {type(e).__name__}: {e}"[:300])
         results.append(row)
     return results
 
@@ -460,28 +445,28 @@ def engine_source(codes):
     value_class = next(n for n in ast.parse(ENGINE_SOURCE).body if isinstance(n, ast.ClassDef) and n.name == "Value")
     methods = {item.name: item for item in value_class.body if isinstance(item, ast.FunctionDef)}
     swaps, mine = [], []
-    for exercise, _page, name, _what in PIECES:
-        if exercise in NETWORK or exercise not in codes:
+    for name in PIECES:
+        if name in NETWORK or name not in codes:
             continue
         try:
-            node = _method_node(codes[exercise], name)
+            node = _method_node(codes[name], name)
         except PieceError as e:
-            raise PieceError(e.detail, exercise) from None
-        swaps.append((methods[name], ["    " + line if line else line for line in _lines(codes[exercise], node)]))
+            raise PieceError(e.detail, name) from None
+        swaps.append((methods[name], ["    " + line if line else line for line in _lines(codes[name], node)]))
         mine.append(name)
     for old, new in sorted(swaps, key=lambda swap: -swap[0].lineno):
         lines[old.lineno - 1:old.end_lineno] = new
     engine = _strip_header("\n".join(lines))
     binary = [name for name in mine if name in BINARY]
     coercing = COERCING.format(names=tuple(binary)) if binary else ""
-    if any(exercise in codes for exercise in NETWORK):
-        classes = zip(NETWORK.items(), network_classes(codes), strict=True)
-        network = "\n\n\n".join("\n".join(_lines(codes[e] if e in codes else COURSE_SOURCE, node))
-                                   for (e, _name), node in classes)
-        mine += [name for exercise, name in NETWORK.items() if exercise in codes]
+    if any(name in codes for name in NETWORK):
+        classes = zip(NETWORK, network_classes(codes), strict=True)
+        network = "\n\n\n".join("\n".join(_lines(codes[name] if name in codes else COURSE_SOURCE, node))
+                                   for name, node in classes)
+        mine += [name for name in NETWORK if name in codes]
     else:
         network = _strip_header(NN_SOURCE)
-    theirs = [name for exercise, _page, name, _what in PIECES if exercise not in codes]
+    theirs = [name for name in PIECES if name not in codes]
     pieces = "; ".join(part for part in (f"mine: {', '.join(mine)}" if mine else "",
                                          f"the course's reference: {', '.join(theirs)}" if theirs else "") if part)
     moons = inspect.getsource(two_moons)

@@ -73,6 +73,21 @@ LAB_OPTIONS = {
 }
 
 
+def capstone_pieces(exercises):
+    """The capstone's pieces in its order, each with the exercise that writes it (its
+    `writes`) and that exercise's page; a piece no exercise writes stays the reference's
+    and is not listed."""
+    writers = {}
+    for exercise in exercises.values():
+        if exercise.piece in capstone.PIECES:
+            if exercise.piece in writers:
+                raise ValueError(f"{writers[exercise.piece].id} and {exercise.id} both write {exercise.writes}: "
+                                 "the capstone takes each piece from one exercise")
+            writers[exercise.piece] = exercise
+    return [{"exercise": writers[name].id, "page": writers[name].level, "method": name, "what": what}
+            for name, (what, _check) in capstone.PIECES.items() if name in writers]
+
+
 class Lab(Block):
     NAME = "lab"
     ARGUMENT = True
@@ -129,9 +144,12 @@ class Lab(Block):
         _table(el, ("node", "made by", "data"), _graph_rows(data["graph"]))
 
     def _build_capstone(self, el):
-        pieces = [{"exercise": e, "page": page, "method": m, "what": what} for e, page, m, what in capstone.PIECES]
-        el.set("data-pieces", json.dumps(pieces))
         exercises = self.config["exercises"]  # loaded once by the plugin
+        try:
+            pieces = capstone_pieces(exercises)
+        except ValueError as e:
+            raise CourseBlockError(f"/// lab | capstone: {e}") from None
+        el.set("data-pieces", json.dumps(pieces))
         _table(el, ("piece", "method", "the exercise that writes it"),
                [(p["what"], p["method"], exercises[p["exercise"]].title) for p in pieces])
 

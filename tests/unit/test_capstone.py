@@ -2,6 +2,7 @@
 reference when every piece is right, and a wrong piece is pinned on its own blank."""
 
 import ast
+import dataclasses
 import math
 import subprocess
 import sys
@@ -9,20 +10,32 @@ from pathlib import Path
 
 import pytest
 
+from course_build.blocks.lab import capstone_pieces
 from grader import catalog
 from labs import capstone
 
 ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = {e: catalog.load(e).solution for e, *_ in capstone.PIECES}
+PIECES = capstone_pieces(catalog.load_all())  # as the page lists them
+EXERCISE = {p["method"]: p["exercise"] for p in PIECES}
+SOLUTIONS = {p["method"]: catalog.load(p["exercise"]).solution for p in PIECES}  # keyed as the page sends them
 
 
-def test_every_piece_names_a_method_its_solution_defines():
-    for exercise, _page, name, _what in capstone.PIECES:
-        if exercise in capstone.NETWORK:
-            assert capstone._class_node(SOLUTIONS[exercise], name)
+def test_every_piece_is_written_by_one_exercise_on_its_page():
+    assert [p["method"] for p in PIECES] == list(capstone.PIECES)
+    for piece in PIECES:
+        name = piece["method"]
+        if name in capstone.NETWORK:
+            assert capstone._class_node(SOLUTIONS[name], name)
         else:
-            assert capstone.learner_method(SOLUTIONS[exercise], name)
-        assert f"/// exercise | {exercise}" in (ROOT / "docs" / f"{_page}.md").read_text()
+            assert capstone.learner_method(SOLUTIONS[name], name)
+        assert f"/// exercise | {piece['exercise']}" in (ROOT / "docs" / f"{piece['page']}.md").read_text()
+
+
+def test_a_piece_written_twice_stops_the_build():
+    exercises = catalog.load_all()
+    copy = dataclasses.replace(exercises["pow-backward"], id="cube-backward")
+    with pytest.raises(ValueError, match="pow-backward and cube-backward both write Value.__pow__"):
+        capstone_pieces({**exercises, "cube-backward": copy})
 
 
 def test_all_solutions_train_exactly_like_the_reference():
@@ -41,61 +54,60 @@ def test_training_is_resumable_from_the_parameters_the_page_keeps():
 
 
 def test_unsolved_pieces_are_the_references():
-    run = capstone.train({"mul-backward": SOLUTIONS["mul-backward"]}, steps=2)
-    assert run["sources"]["mul-backward"] == "yours"
-    assert run["sources"]["tanh-backward"] == "reference"
+    run = capstone.train({"__mul__": SOLUTIONS["__mul__"]}, steps=2)
+    assert run["sources"]["__mul__"] == "yours"
+    assert run["sources"]["tanh"] == "reference"
 
 
-@pytest.mark.parametrize("exercise", [e for e, *_ in capstone.PIECES])
-def test_each_known_mistake_is_pinned_on_its_own_blank(exercise):
-    _, _, name, _ = next(p for p in capstone.PIECES if p[0] == exercise)
-    for mistake in catalog.load(exercise).mistakes:
-        bad = {**SOLUTIONS, exercise: mistake.code}
-        wrong = [row["exercise"] for row in capstone.check_pieces(bad) if not row["ok"]]
+@pytest.mark.parametrize("name", list(capstone.PIECES))
+def test_each_known_mistake_is_pinned_on_its_own_blank(name):
+    for mistake in catalog.load(EXERCISE[name]).mistakes:
+        bad = {**SOLUTIONS, name: mistake.code}
+        wrong = [row["method"] for row in capstone.check_pieces(bad) if not row["ok"]]
         # a mistake in a method this piece doesn't take (diamond's __mul__) is not this piece's
-        correct_here = _same_method(mistake.code, SOLUTIONS[exercise], name)
-        assert wrong == ([] if correct_here else [exercise]), mistake.name
+        correct_here = _same_method(mistake.code, SOLUTIONS[name], name)
+        assert wrong == ([] if correct_here else [name]), mistake.name
 
 
 def _same_method(code, solution, name):
-    if name in capstone.NETWORK.values():
+    if name in capstone.NETWORK:
         return ast.dump(capstone._class_node(code, name)) == ast.dump(capstone._class_node(solution, name))
     return ast.dump(capstone.learner_method(code, name)) == ast.dump(capstone.learner_method(solution, name))
 
 
 def test_a_piece_without_its_method_is_reported_not_raised():
-    rows = capstone.check_pieces({**SOLUTIONS, "tanh-backward": "class Value:\n    pass\n"})
-    row = next(r for r in rows if r["exercise"] == "tanh-backward")
+    rows = capstone.check_pieces({**SOLUTIONS, "tanh": "class Value:\n    pass\n"})
+    row = next(r for r in rows if r["method"] == "tanh")
     assert row["ok"] is False and "no Value.tanh" in row["problem"]
 
 
 def test_the_learners_network_trains_and_a_wrong_line_is_pinned_on_it():
-    forward = {**SOLUTIONS, "neuron": SOLUTIONS["neuron"].replace(
+    forward = {**SOLUTIONS, "Neuron": SOLUTIONS["Neuron"].replace(
         "sum((wi * xi for wi, xi in zip(self.w, x)), self.b)", "sum((wi * xi for wi, xi in zip(self.w, x[::-1])), self.b)")}
     run = capstone.train(forward, steps=3)
-    assert run["sources"]["neuron"] == "yours" and run["worst_gradient_gap"] > 1e-6
-    listing = {**SOLUTIONS, "neuron": SOLUTIONS["neuron"].replace("return self.w + [self.b]", "return self.w")}
+    assert run["sources"]["Neuron"] == "yours" and run["worst_gradient_gap"] > 1e-6
+    listing = {**SOLUTIONS, "Neuron": SOLUTIONS["Neuron"].replace("return self.w + [self.b]", "return self.w")}
     assert capstone.train(listing, steps=3)["worst_gradient_gap"] < 1e-12  # training walks the structure
     for bad, words in ((forward, "your network outputs"), (listing, "6 are missing")):
-        rows = {row["exercise"]: row for row in capstone.check_pieces(bad)}
-        assert [e for e, row in rows.items() if not row["ok"]] == ["neuron"]
-        assert words in rows["neuron"]["problem"]
+        rows = {row["method"]: row for row in capstone.check_pieces(bad)}
+        assert [e for e, row in rows.items() if not row["ok"]] == ["Neuron"]
+        assert words in rows["Neuron"]["problem"]
 
 
 def test_each_class_is_the_learners_only_where_they_wrote_it():
     """The mlp exercise's code holds a Neuron and a Layer too, the course's: only its MLP
     is the learner's. A wrong Neuron there is not theirs and changes nothing."""
-    not_theirs = SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")
-    rows = {row["exercise"]: row for row in capstone.check_pieces({"mlp": not_theirs})}
-    assert rows["mlp"]["ok"] and rows["mlp"]["source"] == "yours"
-    assert rows["neuron"]["source"] == rows["layer"]["source"] == "reference"
-    source = capstone.engine_source({"mlp": not_theirs})
+    not_theirs = SOLUTIONS["MLP"].replace("return self.w + [self.b]", "return self.w")
+    rows = {row["method"]: row for row in capstone.check_pieces({"MLP": not_theirs})}
+    assert rows["MLP"]["ok"] and rows["MLP"]["source"] == "yours"
+    assert rows["Neuron"]["source"] == rows["Layer"]["source"] == "reference"
+    source = capstone.engine_source({"MLP": not_theirs})
     assert "mine: MLP;" in source and "return self.w + [self.b]" in source
 
 
 def test_the_course_classes_are_the_exercises_solutions():
-    for exercise, name in capstone.NETWORK.items():
-        assert ast.dump(capstone.COURSE_CLASSES[name]) == ast.dump(capstone._class_node(SOLUTIONS[exercise], name))
+    for name in capstone.NETWORK:
+        assert ast.dump(capstone.COURSE_CLASSES[name]) == ast.dump(capstone._class_node(SOLUTIONS[name], name))
 
 
 def test_the_boundary_is_the_learners_trained_network_on_a_grid():
@@ -124,7 +136,7 @@ def test_the_moons_need_a_curved_boundary():
 
 
 def test_a_broken_mul_does_not_learn_while_the_reference_does():
-    broken = {**SOLUTIONS, "mul-backward": next(
+    broken = {**SOLUTIONS, "__mul__": next(
         m for m in catalog.load("mul-backward").mistakes if m.name == "grad-for-data").code}
     run = capstone.train(broken, steps=30)
     assert run["reference"][-1] < run["reference"][0] / 10  # the reference learns on its own path
@@ -135,18 +147,18 @@ def test_a_broken_mul_does_not_learn_while_the_reference_does():
 
 
 def test_a_syntax_error_names_its_piece():
-    codes = {**SOLUTIONS, "tanh-backward": "class Value:\n    def tanh(self:\n"}
+    codes = {**SOLUTIONS, "tanh": "class Value:\n    def tanh(self:\n"}
     with pytest.raises(capstone.PieceError, match=r"^tanh \(tanh\): your saved code does not parse \(line 2"):
         capstone.train(codes, steps=1)
-    row = next(r for r in capstone.check_pieces(codes) if r["exercise"] == "tanh-backward")
+    row = next(r for r in capstone.check_pieces(codes) if r["method"] == "tanh")
     assert row["ok"] is False and row["problem"].startswith("your saved code does not parse (line 2")
 
 
 @pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network", "neuron-and-layer"])
 def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
-    codes = {"all": SOLUTIONS, "none": {}, "mul-only": {"mul-backward": SOLUTIONS["mul-backward"]},
+    codes = {"all": SOLUTIONS, "none": {}, "mul-only": {"__mul__": SOLUTIONS["__mul__"]},
              "all-but-network": {e: c for e, c in SOLUTIONS.items() if e not in capstone.NETWORK},
-             "neuron-and-layer": {e: SOLUTIONS[e] for e in ("neuron", "layer")}}[which]
+             "neuron-and-layer": {e: SOLUTIONS[e] for e in ("Neuron", "Layer")}}[which]
     path = tmp_path / "engine.py"
     path.write_text(capstone.engine_source(codes))
     # plain CPython, in an empty folder, with none of the course on its path
@@ -160,10 +172,10 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
 
 
 def test_the_downloaded_engine_holds_the_learners_own_lines():
-    mul = SOLUTIONS["mul-backward"].replace("self.grad += other.data * out.grad",
+    mul = SOLUTIONS["__mul__"].replace("self.grad += other.data * out.grad",
                                             "self.grad += other.data * out.grad  # my own line")
-    source = capstone.engine_source({"mul-backward": mul})
+    source = capstone.engine_source({"__mul__": mul})
     assert "            self.grad += other.data * out.grad  # my own line" in source.splitlines()
     assert "mine: __mul__;" in source
     with pytest.raises(capstone.PieceError, match="multiplication"):
-        capstone.engine_source({"mul-backward": "def ("})
+        capstone.engine_source({"__mul__": "def ("})
