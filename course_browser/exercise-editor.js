@@ -62,9 +62,9 @@ function keysHelp(host, slot) {
 /** Reset: the editor back to the starting code, once the learner confirms. */
 export function reset(ctx) {
   const { slot, starter } = ctx;
-  const reset = button("Reset");
-  ctx.bar.append(reset);
-  reset.addEventListener("click", async () => {
+  const resetButton = button("Reset");
+  ctx.bar.append(resetButton);
+  resetButton.addEventListener("click", async () => {
     if (!await confirmDialog("Reset this exercise?", "Your changes will be lost: the editor goes back to the starting code.",
       "Reset the code")) return;
     ctx.editor.setCode(starter);
