@@ -3,7 +3,7 @@
 // reference engine, a few steps per call so progress shows; then one gradient
 // check per piece points at the blank behind any difference; the learner can read and
 // download the assembled engine as one file. It grants no progress.
-import { button, el, liveStatus, mountOnce, onBusyClick } from "./dom.js";
+import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "./dom.js";
 import { boundaryLegend, drawDecisionBoundary } from "./boundary.js";
 import { lossChart, lossFigure } from "./plots.js";
 import { svg } from "./svg.js";
@@ -31,30 +31,24 @@ export function mountCapstone(root) {
   if (!mountOnce(root)) return;
   const pieces = JSON.parse(root.dataset.pieces);
   root.querySelector(".course-lab__static")?.remove();
+  const ctx = { root, pieces, add: inserter(root, root.firstChild) }; // each part's elements at the top, in order
+  for (const part of [pieceTable, trainBar, pictures, verdictRegion, trainer]) part(ctx);
+  mountEngineFile(root, () => learnerCodes(pieces));
+}
+
+/** The table of pieces: whose each one is, and what its gradient check said. */
+function pieceTable(ctx) {
+  const { pieces } = ctx;
   // a plain table in Material's own wrappers, so it is styled and scrolls like every table of the site
   const table = el("table", {},
     el("caption", { textContent: "Your engine, piece by piece: yours where you solved the exercise, the reference's until you do" }));
-  const pieceTable = el("div", { className: "md-typeset__scrollwrap course-capstone__pieces" },
-    el("div", { className: "md-typeset__table" }, table));
+  ctx.add(el("div", { className: "md-typeset__scrollwrap course-capstone__pieces" },
+    el("div", { className: "md-typeset__table" }, table)));
   const head = table.createTHead().insertRow();
   for (const t of ["piece", "method", "whose", "gradient check"]) head.append(el("th", { scope: "col", textContent: t }));
   const body = table.createTBody();
-  const train = button(`Train your engine (${STEPS} steps)`, "md-button--primary");
-  const bar = el("div", { className: "course-toolbar" }, train,
-    el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" }));
-  const meter = bar.querySelector("progress");
-  const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
-  const plot = lossFigure("course-capstone__plot"); // shown once training starts
-  const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "img",
-    "aria-label": "Decision boundary of your trained network" });
-  const boundaryFigure = el("figure", { className: "course-training__boundary-figure course-capstone__boundary", hidden: true },
-    boundary, boundaryLegend({ probe: false }),
-    el("figcaption", { textContent: "What your trained network believes about every point of the plane, computed by your engine." }));
-  const verdict = liveStatus("div", "course-capstone__verdict");
-  root.prepend(pieceTable, bar, status, plot, boundaryFigure, verdict);
-
   /** `checking`: the per-piece check is under way (it runs after the training). */
-  function renderPieces(codes, checks = null, checking = false) {
+  ctx.renderPieces = (codes, checks = null, checking = false) => {
     body.replaceChildren();
     for (const piece of pieces) {
       const row = body.insertRow();
@@ -67,103 +61,152 @@ export function mountCapstone(root) {
       row.insertCell().textContent = !mine ? "—" : !check ? (checking ? "checking…" : "not run yet") : check.ok ? "✓ same as the reference" : "✗ differs";
       row.dataset.state = !check || !mine ? "" : check.ok ? "ok" : "wrong";
     }
-  }
-  renderPieces(learnerCodes(pieces));
+  };
+  ctx.renderPieces(learnerCodes(pieces));
+}
 
-  /** Which pieces match, counted: no claim for the reference's own. */
-  function matching(yours) {
-    const others = pieces.length - yours;
-    if (!others) return "Every piece matches the reference";
-    return `${yours === 1 ? "Your one piece" : `Your ${yours} pieces`} of the ${pieces.length} ${yours === 1 ? "matches" : "match"} `
-      + `the reference (the other ${others} are still the reference's)`;
-  }
+/** Train, its progress meter, and the status line under them. */
+function trainBar(ctx) {
+  const train = button(`Train your engine (${STEPS} steps)`, "md-button--primary");
+  const bar = el("div", { className: "course-toolbar" }, train,
+    el("progress", { max: STEPS, value: 0, "aria-label": "Training progress" }));
+  const meter = bar.querySelector("progress");
+  const status = liveStatus("p", "course-lab__status", "Press Train: your engine trains in the background, next to the reference.");
+  ctx.add(bar, status);
+  Object.assign(ctx, { train, meter, status });
+}
 
-  /** Green only when training matched and every piece matches; else an amber note that
-   * names each piece that differs, and how. */
-  function judge(checks, trainedAlike, yours) {
-    if (!yours) { // nothing of the learner's was trained: no claim about their engine
-      verdict.dataset.state = "reference";
-      verdict.replaceChildren(el("p", { textContent: "None of these pieces is yours yet, so this was the course's "
-        + "reference engine training next to itself. Solve the exercises the table links to, then train again: "
-        + "each piece you solve takes the reference's place." }));
-      return;
+/** The loss curves (shown once training starts) and the trained network's decision
+ * boundary (once it has one). */
+function pictures(ctx) {
+  const plot = lossFigure("course-capstone__plot"); // shown once training starts
+  const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "img",
+    "aria-label": "Decision boundary of your trained network" });
+  const boundaryFigure = el("figure", { className: "course-training__boundary-figure course-capstone__boundary", hidden: true },
+    boundary, boundaryLegend({ probe: false }),
+    el("figcaption", { textContent: "What your trained network believes about every point of the plane, computed by your engine." }));
+  ctx.add(plot, boundaryFigure);
+  Object.assign(ctx, { plot, boundary, boundaryFigure });
+}
+
+/** The verdict region, filled by judge() once the pieces are checked. */
+function verdictRegion(ctx) {
+  ctx.verdict = liveStatus("div", "course-capstone__verdict");
+  ctx.add(ctx.verdict);
+}
+
+/** Which pieces match, counted: no claim for the reference's own. */
+function matching(pieces, yours) {
+  const others = pieces.length - yours;
+  if (!others) return "Every piece matches the reference";
+  return `${yours === 1 ? "Your one piece" : `Your ${yours} pieces`} of the ${pieces.length} ${yours === 1 ? "matches" : "match"} `
+    + `the reference (the other ${others} are still the reference's)`;
+}
+
+/** Green only when training matched and every piece matches; else an amber note that
+ * names each piece that differs, and how. */
+function judge({ pieces, verdict }, checks, trainedAlike, yours) {
+  if (!yours) { // nothing of the learner's was trained: no claim about their engine
+    verdict.dataset.state = "reference";
+    verdict.replaceChildren(el("p", { textContent: "None of these pieces is yours yet, so this was the course's "
+      + "reference engine training next to itself. Solve the exercises the table links to, then train again: "
+      + "each piece you solve takes the reference's place." }));
+    return;
+  }
+  const wrong = checks.filter((c) => !c.ok);
+  const same = trainedAlike && !wrong.length;
+  verdict.dataset.state = same ? "same" : "differs";
+  verdict.replaceChildren(el("p", { textContent: same
+    ? `${matching(pieces, yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained exactly as the reference did, `
+      + "step by step, from the same starting weights."
+    : trainedAlike
+      ? "Your engine trained like the reference on this network, but not every piece matches it:"
+      : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"
+        : "Your engine did not train like the reference, though each piece's own check passed: compare the two loss curves." }));
+  if (!wrong.length) return;
+  const list = el("ul");
+  for (const c of wrong) {
+    const detail = c.problem ? c.problem
+      : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
+    list.append(el("li", {}, el("a", { href: `../${c.page}/#ex-${c.exercise}`, textContent: `${c.what} (${c.method})` }),
+      `: ${detail}.`));
+  }
+  verdict.append(list);
+}
+
+/** The per-piece gradient check: the rows say "checking…", then each result, then the verdict. */
+async function checkPieces(ctx, rt, codes, trainedAlike) {
+  ctx.renderPieces(codes, null, true);
+  const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
+  if (checked?.error) throw new Error(checked.error);
+  ctx.renderPieces(codes, checked.pieces);
+  judge(ctx, checked.pieces, trainedAlike, Object.keys(codes).length);
+}
+
+/** Train: the learner's engine next to the reference, then its boundary, then the
+ * per-piece check and the verdict. */
+function trainer(ctx) {
+  onBusyClick(ctx.train, () => trainRun(ctx));
+}
+
+async function trainRun(ctx) {
+  const { status, verdict } = ctx;
+  const rt = python();
+  const codes = learnerCodes(ctx.pieces);
+  ctx.renderPieces(codes);
+  verdict.replaceChildren();
+  delete verdict.dataset.state;
+  ctx.boundaryFigure.hidden = true;
+  try {
+    if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
+    const run = await trainSteps(ctx, rt, codes);
+    if (!run) return;
+    const { losses, reference, params, worst } = run;
+    const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
+    const engine = Object.keys(codes).length ? "your engine" : "the reference's pieces alone (none is yours yet)";
+    status.textContent = `Trained on ${engine}: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
+    if (params.every((p) => p !== null)) await showBoundary(ctx, rt, codes, params);
+    await checkPieces(ctx, rt, codes, worst <= 1e-9);
+  } catch (error) {
+    status.textContent = `Training stopped: ${error.message}`;
+  }
+}
+
+/** Both engines trained side by side, a chunk per call, the curves growing as they go.
+ * Null when a saved piece can't be used (said, and its row marked). */
+async function trainSteps(ctx, rt, codes) {
+  const { status, meter, plot } = ctx;
+  const losses = [], reference = [];
+  let params = null, referenceParams = null, worst = 0;
+  while (losses.length < STEPS) {
+    const chunk = await rt.call("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length), referenceParams], { timeoutMs: 30_000 });
+    if (chunk?.piece) { // a saved piece can't be used: say which, and mark the rows
+      status.textContent = `Training stopped: your saved code for ${chunk.error}.`;
+      await checkPieces(ctx, rt, codes, false);
+      return null;
     }
-    const wrong = checks.filter((c) => !c.ok);
-    const same = trainedAlike && !wrong.length;
-    verdict.dataset.state = same ? "same" : "differs";
-    verdict.replaceChildren(el("p", { textContent: same
-      ? `${matching(yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained exactly as the reference did, `
-        + "step by step, from the same starting weights."
-      : trainedAlike
-        ? "Your engine trained like the reference on this network, but not every piece matches it:"
-        : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"
-          : "Your engine did not train like the reference, though each piece's own check passed: compare the two loss curves." }));
-    if (!wrong.length) return;
-    const list = el("ul");
-    for (const c of wrong) {
-      const detail = c.problem ? c.problem
-        : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
-      list.append(el("li", {}, el("a", { href: `../${c.page}/#ex-${c.exercise}`, textContent: `${c.what} (${c.method})` }),
-        `: ${detail}.`));
-    }
-    verdict.append(list);
+    if (chunk?.error) throw new Error(chunk.error);
+    if (!chunk?.losses) throw new Error("training was interrupted");
+    losses.push(...chunk.losses);
+    reference.push(...chunk.reference);
+    params = chunk.params;
+    referenceParams = chunk.reference_params;
+    worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
+    meter.value = losses.length;
+    status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(losses.at(-1))}, reference ${num(reference.at(-1))}`;
+    lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
   }
+  return { losses, reference, params, worst };
+}
 
-  async function checkPieces(rt, codes, trainedAlike) {
-    renderPieces(codes, null, true);
-    const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
-    if (checked?.error) throw new Error(checked.error);
-    renderPieces(codes, checked.pieces);
-    judge(checked.pieces, trainedAlike, Object.keys(codes).length);
+/** The trained network's decision boundary, computed by the learner's engine. */
+async function showBoundary({ boundary, boundaryFigure }, rt, codes, params) {
+  const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
+  if (grid?.z) {
+    drawDecisionBoundary(boundary, grid);
+    boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+    boundaryFigure.hidden = false;
   }
-
-  onBusyClick(train, async () => {
-    const rt = python();
-    const codes = learnerCodes(pieces);
-    renderPieces(codes);
-    verdict.replaceChildren();
-    delete verdict.dataset.state;
-    boundaryFigure.hidden = true;
-    const losses = [], reference = [];
-    let params = null, referenceParams = null, worst = 0;
-    try {
-      if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
-      while (losses.length < STEPS) {
-        const chunk = await rt.call("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length), referenceParams], { timeoutMs: 30_000 });
-        if (chunk?.piece) { // a saved piece can't be used: say which, and mark the rows
-          status.textContent = `Training stopped: your saved code for ${chunk.error}.`;
-          await checkPieces(rt, codes, false);
-          return;
-        }
-        if (chunk?.error) throw new Error(chunk.error);
-        if (!chunk?.losses) throw new Error("training was interrupted");
-        losses.push(...chunk.losses);
-        reference.push(...chunk.reference);
-        params = chunk.params;
-        referenceParams = chunk.reference_params;
-        worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
-        meter.value = losses.length;
-        status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(losses.at(-1))}, reference ${num(reference.at(-1))}`;
-        lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
-      }
-      const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
-      const engine = Object.keys(codes).length ? "your engine" : "the reference's pieces alone (none is yours yet)";
-      status.textContent = `Trained on ${engine}: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
-      if (params.every((p) => p !== null)) {
-        const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
-        if (grid?.z) {
-          drawDecisionBoundary(boundary, grid);
-          boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
-          boundaryFigure.hidden = false;
-        }
-      }
-      await checkPieces(rt, codes, worst <= 1e-9);
-    } catch (error) {
-      status.textContent = `Training stopped: ${error.message}`;
-    }
-  });
-
-  mountEngineFile(root, () => learnerCodes(pieces));
 }
 
 /** "Show my engine" and "Download engine.py": the learner's assembled engine and

@@ -49,3 +49,10 @@ export function onBusyClick(button, handler) {
 export function liveStatus(tag, className, text = "") {
   return el(tag, { className, role: "status", "aria-live": "polite", textContent: text });
 }
+
+/** Insert nodes at one spot of `parent` (before `next`; at the end when null), in the
+ * order given over several calls: each part of a widget puts its own elements in place,
+ * and together they come out as one `prepend` or `after` would have put them. */
+export function inserter(parent, next = null) {
+  return (...nodes) => { for (const node of nodes) parent.insertBefore(node, next); };
+}

@@ -1,5 +1,8 @@
 // A graded code exercise: editor, Run / Check / Stop / Reset / Hint / Show answer,
-// results in a live region, code saved as the learner types.
+// results in a live region, code saved as the learner types. The exercise is built
+// from parts over one shared context (exerciseContext): the editor and Reset
+// (exercise-editor.js), the runner (exercise-runner.js), and here the hints and
+// the answer, which the page fetches on request only.
 //
 // A Check has two halves. The worker runs the learner's code on the cases'
 // inputs and reports the outputs (grader/worker_api.py check); the page compares
@@ -9,16 +12,14 @@
 import { verdict as compare } from "./compare.js";
 import { answerView, hintContent } from "./answer.js";
 import { confirmDialog } from "./dialog.js";
-import { button, el, liveStatus, mountOnce } from "./dom.js";
+import { button, el, inserter, mountOnce } from "./dom.js";
+import { codeEditor, reset } from "./exercise-editor.js";
+import { pythonStatus, runner } from "./exercise-runner.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
 
 const QUIZ_COST = "the short test can't count this exercise then, so the test can no longer clear the level.";
-// One short line, shown under an editor on the page's first focus of one (the rest is in the
-// `?` dialog, shortcuts.js); never on a touch screen, where these keys mean nothing.
-const KEYS_HELP = "Esc then Tab leaves the editor · Ctrl/⌘+Enter checks · outside an editor, ? lists every key";
-let keysHelpShown = false;
 const publicData = new Map();
 const gradingData = new Map();
 
@@ -76,149 +77,70 @@ async function runCode(rt, id, code, timeoutMs, onStart) {
 
 export async function mountExercise(root, { level, createEditor }) {
   if (!mountOnce(root)) return;
+  const ctx = exerciseContext(root, level, createEditor);
+  // The toolbar's buttons and the regions below it come in the parts' order. The editor
+  // comes after them (it takes the starter's place, above the toolbar), the prefetch after
+  // the editor: the focus it takes over from the plain text is not the learner coming near.
+  for (const part of [runner, reset, hints, answer, pythonStatus, codeEditor, prefetch]) part(ctx);
+  return ctx.editor;
+}
+
+/** What every part of an exercise reads, and what the parts add for each other (the
+ * editor, the buttons, the result region): one object, so each part stays a short function. */
+function exerciseContext(root, level, createEditor) {
   const { exercise, slot, title } = root.dataset;
   const timeoutMs = Number(root.dataset.timeout || 5) * 1000;
-  const hintCount = Number(root.dataset.hints || 0);
   const starterEl = root.querySelector(".course-exercise__starter");
   const draft = starterEl.querySelector("textarea.course-draft");
-  const starter = draft.defaultValue;
-  // The plain-text editor may hold the saved code already (drafts.inline.js) and what
-  // the learner typed before this ran: that wins. Otherwise the saved code, or the starter.
-  const typedEarly = draft.value !== draft.defaultValue;
-  const saved = progress.code(slot);
-  const doc = typedEarly ? draft.value : saved ?? starter;
-  const hadFocus = document.activeElement === draft;
-  const [from, to] = [draft.selectionStart, draft.selectionEnd].map((n) => Math.min(n, doc.length));
-  const selection = hadFocus && draft.selectionDirection === "backward" ? { anchor: to, head: from } : { anchor: from, head: to };
-
-  const host = el("div", { className: "course-editor" });
-  starterEl.replaceWith(host);
-  const keys = el("p", { className: "course-keys", id: `course-keys-${slot}`, hidden: true, textContent: KEYS_HELP });
-
-  const bar = el("div", { className: "course-toolbar" });
-  const run = button("Run");
-  const check = button("Check", "md-button--primary");
-  const stop = button("Stop", "course-stop");
-  stop.hidden = true;
-  const reset = button("Reset");
-  const hint = button("Hint");
-  const show = button("Show answer");
-  const loading = el("span", { className: "course-python-status" });
-  bar.append(run, check, stop, reset, hint, show, loading);
-
-  const result = liveStatus("div", "course-result");
-  if (progress.item(level, slot).solved) {
-    // after a reload: the ✓ and the last result stay (the details come back with the next Check)
-    root.classList.add("is-solved");
-    result.dataset.state = "passed";
-    result.replaceChildren(el("p", { className: "course-result__headline" },
-      el("strong", { textContent: "✓ Passed" }), " — on an earlier visit. Your code is kept; Check again to see every check."));
-  }
-  const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
-  const solution = el("div", { className: "course-solution", hidden: true });
-  // below the editor, so that appearing never moves the line being clicked; a screen
-  // reader hears it with the editor (aria-describedby) on every focus
-  host.after(keys, bar, result, hints, solution);
-  host.addEventListener("focusin", () => {
-    if (keysHelpShown || !matchMedia("(pointer: fine)").matches) return;
-    keysHelpShown = true;
-    keys.hidden = false;
-  }, { once: true });
-
-  let saveTimer = null;
-  // in the skip-level test: the editor folds the given code, and a seen answer costs
-  // the test itself (level.js says so after)
-  const inQuiz = !!root.closest(".course-quiz");
-  const editor = createEditor(host, {
-    doc,
-    selection: hadFocus ? selection : null,
-    label: `Code editor: ${title}`,
-    describedBy: keys.id,
-    onChange: (text) => {
-      clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => progress.saveCode(slot, text), 300);
-    },
-    onCheck: () => check.click(),
-    fold: inQuiz ? starter : null, // a skip test shows the blanks, not the whole engine
-  });
-  if (hadFocus) editor.focus();
-  if (typedEarly && doc !== saved) progress.saveCode(slot, doc);
-  addEventListener("pagehide", () => progress.saveCode(slot, editor.getCode()));
-  performance.mark("course:editor-ready");
-
   const rt = python();
-  // The grading data is small: fetch it once the page is idle, or as soon as the
-  // learner comes near, so a Check does not wait for it.
+  const bar = el("div", { className: "course-toolbar" });
+  // below the editor, so that appearing never moves the line being clicked
+  const below = inserter(starterEl.parentNode, starterEl.nextSibling);
+  below(bar);
+  const ctx = {
+    root, level, createEditor, exercise, slot, title, rt, starterEl, draft, bar, below,
+    starter: draft.defaultValue,
+    hintCount: Number(root.dataset.hints || 0),
+    // in the skip-level test: the editor folds the given code, and a seen answer costs
+    // the test itself (level.js says so after)
+    inQuiz: !!root.closest(".course-quiz"),
+    editor: null, // the parts' own, once they are built: editor, run, check, stop, result
+    problem,
+    checkCode: (code, onStart) => checkCode(rt, exercise, code, timeoutMs, onStart),
+    runCode: (code, onStart) => runCode(rt, exercise, code, timeoutMs * 2, onStart),
+    /** The exercise's hints and solution, or null once the result area has said that
+     * `what` could not be loaded (offline): the button stays, and a press tries again. */
+    publicDataOrSay: async (what, buttonName) => {
+      try {
+        return await exerciseData(exercise);
+      } catch (error) {
+        renderVerdict(ctx.result, problem(`The ${what} could not be loaded (${error.message}). Press ${buttonName} again to retry.`),
+          { mode: "run" });
+        return null;
+      }
+    },
+  };
+  return ctx;
+}
+
+/** The grading data is small: fetch it once the page is idle, or as soon as the
+ * learner comes near, so a Check does not wait for it. */
+function prefetch({ root, exercise }) {
   const prefetch = () => { gradingFor(exercise).catch(() => {}); exerciseData(exercise).catch(() => {}); };
   root.addEventListener("focusin", prefetch, { once: true });
   root.addEventListener("pointerenter", prefetch, { once: true });
   if ("requestIdleCallback" in globalThis) requestIdleCallback(prefetch, { timeout: 3000 });
   else setTimeout(prefetch, 500);
-  const showState = () => {
-    const waiting = rt.state !== "ready";
-    loading.textContent = rt.state === "failed" ? rt.progress : waiting ? `${rt.progress || "Loading Python…"} You can type already.` : "";
-    for (const b of [run, check]) {
-      b.setAttribute("aria-label", waiting && rt.state !== "failed" ? `${b.textContent} (Python is loading)` : b.textContent);
-    }
-  };
-  rt.addEventListener("state", showState);
-  showState();
+}
 
-  let busy = false;
-  async function execute(mode) {
-    if (busy) return;
-    busy = true;
-    const code = editor.getCode();
-    progress.saveCode(slot, code);
-    run.disabled = check.disabled = true;
-    result.dataset.state = "running";
-    result.textContent = rt.state === "ready" ? "Running…" : "Waiting for Python to load, then running…";
-    const onStart = () => { stop.hidden = false; result.textContent = "Running…"; };
-    performance.mark(`course:${mode}-start`);
-    try {
-      const verdict = mode === "check"
-        ? await checkCode(rt, exercise, code, timeoutMs, onStart)
-        : await runCode(rt, exercise, code, timeoutMs * 2, onStart);
-      renderVerdict(result, verdict, { mode });
-      performance.measure(`course:${mode}`, `course:${mode}-start`);
-      if (mode === "check") {
-        const item = progress.item(level, slot);
-        if (verdict.passed === true && !item.solved) progress.update(level, slot, { solved: true });
-        root.classList.toggle("is-solved", verdict.passed === true || item.solved === true);
-        root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed === true } }));
-      }
-    } catch (error) {
-      renderVerdict(result, problem(`Something went wrong while running your code: ${error.message}. Your code is kept.`));
-    } finally {
-      busy = false;
-      stop.hidden = true;
-      run.disabled = check.disabled = false;
-    }
-  }
-
-  run.addEventListener("click", () => execute("run"));
-  check.addEventListener("click", () => execute("check"));
-  stop.addEventListener("click", () => rt.stop(null, "stop"));
-  reset.addEventListener("click", async () => {
-    if (!await confirmDialog("Reset this exercise?", "Your changes will be lost: the editor goes back to the starting code.",
-      "Reset the code")) return;
-    editor.setCode(starter);
-    progress.saveCode(slot, starter);
-    result.replaceChildren();
-    editor.focus();
-  });
-
-  /** The exercise's hints and solution, or null once the result area has said that
-   * `what` could not be loaded (offline): the button stays, and a press tries again. */
-  async function publicDataOrSay(what, buttonName) {
-    try {
-      return await exerciseData(exercise);
-    } catch (error) {
-      renderVerdict(result, problem(`The ${what} could not be loaded (${error.message}). Press ${buttonName} again to retry.`),
-        { mode: "run" });
-      return null;
-    }
-  }
+/** Hint, and the hints it shows below the result, one per press; the ones seen on an
+ * earlier visit are back after a reload. */
+function hints(ctx) {
+  const { exercise, level, slot, hintCount, inQuiz, publicDataOrSay } = ctx;
+  const hint = button("Hint");
+  const hints = el("ol", { className: "course-hints", "aria-label": "Hints" });
+  ctx.bar.append(hint);
+  ctx.below(hints);
 
   let hintsShown = 0;
   const hintState = progress.item(level, slot);
@@ -251,6 +173,16 @@ export async function mountExercise(root, { level, createEditor }) {
     }, () => {});
   }
   if (!hintCount) hint.hidden = true;
+}
+
+/** Show answer, and the solution below the hints: asked first, since a seen answer
+ * earns no stars. */
+function answer(ctx) {
+  const { level, slot, starter, inQuiz, publicDataOrSay } = ctx;
+  const show = button("Show answer");
+  const solution = el("div", { className: "course-solution", hidden: true });
+  ctx.bar.append(show);
+  ctx.below(solution);
 
   show.addEventListener("click", async () => {
     if (!solution.hidden) return;
@@ -264,6 +196,4 @@ export async function mountExercise(root, { level, createEditor }) {
     solution.querySelector(".course-answer")?.focus(); // the button is disabled now: go on to what it showed
     progress.update(level, slot, { shown: true });
   });
-
-  return editor;
 }

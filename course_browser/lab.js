@@ -4,7 +4,7 @@
 // recomputed by the worker when an input changes. A graph that comes with a
 // `wrong` walk (breadth-first) gets a button that steps backward in that order
 // instead, so the learner sees which gradient comes out wrong, and why.
-import { button, el, liveStatus, mountOnce } from "./dom.js";
+import { button, el, inserter, liveStatus, mountOnce } from "./dom.js";
 import { drawGraph, formula, layout } from "./graphview.js";
 import { fmt, svg } from "./svg.js";
 import { predictFirst } from "./predict.js";
@@ -55,12 +55,23 @@ function wrongVerdict(graph, rightSteps, grads) {
 
 export function mountLab(root) {
   if (!mountOnce(root)) return;
-  let data = JSON.parse(root.dataset.graph);
-  const inputs = JSON.parse(root.dataset.inputs);
-  let position = 0; // how many plan steps are done
-  let wrongOrder = false; // stepping backward breadth-first instead (graphs with a `wrong` walk)
-
+  const ctx = {
+    root,
+    data: JSON.parse(root.dataset.graph),
+    position: 0, // how many plan steps are done
+    wrongOrder: false, // stepping backward breadth-first instead (graphs with a `wrong` walk)
+  };
   root.querySelector(".course-lab__static")?.remove();
+  ctx.add = inserter(root, root.firstChild); // each part's elements at the top, in the parts' order
+  for (const part of [inputFields, stepper, picture]) part(ctx);
+  ctx.gate = predictFirst(root, () => draw(ctx)); // after the parts: its note goes below them
+  recomputeOnInput(ctx);
+  draw(ctx);
+}
+
+/** A number field per input of the graph (none for a graph without inputs). */
+function inputFields(ctx) {
+  const inputs = JSON.parse(ctx.root.dataset.inputs);
   const fieldset = el("fieldset", {}, el("legend", { textContent: "Inputs" }));
   const fields = {};
   for (const [name, value] of Object.entries(inputs)) {
@@ -68,83 +79,110 @@ export function mountLab(root) {
     fieldset.append(el("label", {}, `${name} = `, input));
     fields[name] = input;
   }
-  const controls = el("div", { className: "course-lab__inputs" }, ...(Object.keys(inputs).length ? [fieldset] : []));
+  ctx.add(el("div", { className: "course-lab__inputs" }, ...(Object.keys(inputs).length ? [fieldset] : [])));
+  ctx.fields = fields;
+}
+
+/** Where the walk is (forward or backward), and its buttons: the next step, Run all,
+ * and, where the graph has one, the wrong order. */
+function stepper(ctx) {
   const phase = el("p", { className: "course-lab__phase" });
   const bar = el("div", { className: "course-toolbar" });
   const main = button("", "md-button--primary course-lab__main");
   const all = button("Run all");
   bar.append(main, all);
-  const wrong = data.wrong ? button("Visit in the wrong order") : null;
+  const wrong = ctx.data.wrong ? button("Visit in the wrong order") : null;
   if (wrong) {
     wrong.setAttribute("aria-pressed", "false");
     bar.append(wrong);
   }
+  ctx.add(phase, bar);
+  Object.assign(ctx, { phase, main, wrong });
+  main.addEventListener("click", () => {
+    const plan = draw(ctx);
+    ctx.position = ctx.position >= plan.length ? 0 : ctx.position + 1;
+    draw(ctx);
+  });
+  wrong?.addEventListener("click", () => {
+    ctx.wrongOrder = !ctx.wrongOrder;
+    ctx.position = ctx.data.graph.nodes.filter((n) => n.op).length; // forward stays done; backward starts again
+    draw(ctx);
+  });
+  all.addEventListener("click", () => {
+    ctx.position = draw(ctx).length;
+    draw(ctx);
+  });
+}
+
+/** The graph, the status line that says what the last step did, and the legend. */
+function picture(ctx) {
   const figure = svg("svg", { class: "course-lab__graph", role: "img" });
   const status = liveStatus("p", "course-lab__status");
   status.id = `course-lab-status-${++labCount}`;
   const legendText = el("p", { className: "course-lab__legend",
     textContent: "Values flow forward (left to right). Gradients flow back, each times the local factor that the backward pass shows on its edge." });
-  root.prepend(controls, phase, bar, figure, status, legendText);
-  const gate = predictFirst(root, () => draw());
+  ctx.add(figure, status, legendText);
+  Object.assign(ctx, { figure, status });
+}
 
-  function draw() {
-    const { graph } = data;
-    const steps = wrongOrder ? data.wrong : data.steps;
-    const lay = layout(graph);
-    const full = planSteps(graph, steps, lay.children);
-    const plan = gate.hidden() ? full.filter((p) => p.kind === "forward") : full; // predict first
-    position = Math.min(position, plan.length);
-    const done = plan.slice(0, position);
-    const computed = new Set(graph.nodes.filter((n) => !n.op).map((n) => n.id));
-    for (const p of done) if (p.kind === "forward") computed.add(p.node);
-    const lastBackward = [...done].reverse().find((p) => p.kind !== "forward");
-    const grads = lastBackward ? steps[lastBackward.step].grads : null;
-    const active = position > 0 ? plan[position - 1] : null;
+/** Draw the graph as far as the walk has got, with the buttons and lines to match.
+ * Returns the plan: every step there is to take now. */
+function draw(ctx) {
+  const { data, gate } = ctx;
+  const { graph } = data;
+  const steps = ctx.wrongOrder ? data.wrong : data.steps;
+  const lay = layout(graph);
+  const full = planSteps(graph, steps, lay.children);
+  const plan = gate.hidden() ? full.filter((p) => p.kind === "forward") : full; // predict first
+  ctx.position = Math.min(ctx.position, plan.length);
+  const done = plan.slice(0, ctx.position);
+  const computed = new Set(graph.nodes.filter((n) => !n.op).map((n) => n.id));
+  for (const p of done) if (p.kind === "forward") computed.add(p.node);
+  const lastBackward = [...done].reverse().find((p) => p.kind !== "forward");
+  const grads = lastBackward ? steps[lastBackward.step].grads : null;
+  const active = ctx.position > 0 ? plan[ctx.position - 1] : null;
 
-    drawGraph(figure, graph, { computed, grads, active: active ? active.node : undefined });
-    const out = graph.nodes[graph.nodes.length - 1];
-    const finished = position >= plan.length;
-    const waiting = finished && gate.hidden(); // forward done, backward kept back until the question is answered
-    main.textContent = waiting ? "Backward ▸" : finished ? "Start over" : plan[position].label;
-    main.disabled = waiting;
-    if (waiting) main.setAttribute("aria-describedby", status.id);
-    else main.removeAttribute("aria-describedby");
-    if (wrong) {
-      wrong.disabled = gate.hidden();
-      wrong.textContent = wrongOrder ? "Visit in the right order" : "Visit in the wrong order";
-      wrong.setAttribute("aria-pressed", String(wrongOrder));
-    }
-    phase.textContent = grads ? `Forward ▸ Backward: now backward${wrongOrder ? ", in the wrong order" : ""}` : "Forward ▸ Backward: now forward";
-    if (waiting) status.textContent = "Forward done. Backward waits for your answer: work out the gradient the question below asks for, then answer it to step backward.";
-    else if (!active) status.textContent = `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
-    else if (active.kind === "forward") {
-      const n = graph.nodes[active.node];
-      const kids = lay.children[n.id].map((c) => fmt(graph.nodes[c].data));
-      status.textContent = `${formula(n, graph, lay.children)} = ${kids.join(` ${OP_TEXT[n.op] || n.op} `)} = ${fmt(n.data)}.`;
-    } else if (active.kind === "start") status.textContent = `Backward starts: ∂${out.label}/∂${out.label} = 1.`;
-    else {
-      const n = graph.nodes[active.node];
-      const sent = lay.children[n.id].map((c) => `∂${out.label}/∂${graph.nodes[c].label} = ${fmt(grads[c])}`).join(", ");
-      status.textContent = sent + (!finished ? "." : wrongOrder ? `. ${wrongVerdict(graph, data.steps, grads)}` : ". Done: every gradient is in.");
-    }
-    return plan;
+  drawGraph(ctx.figure, graph, { computed, grads, active: active ? active.node : undefined });
+  const finished = ctx.position >= plan.length;
+  const waiting = finished && gate.hidden(); // forward done, backward kept back until the question is answered
+  showButtons(ctx, plan, finished, waiting);
+  ctx.phase.textContent = grads ? `Forward ▸ Backward: now backward${ctx.wrongOrder ? ", in the wrong order" : ""}` : "Forward ▸ Backward: now forward";
+  ctx.status.textContent = statusText(ctx, { lay, plan, active, grads, finished, waiting });
+  return plan;
+}
+
+function showButtons({ main, wrong, status, gate, position, wrongOrder }, plan, finished, waiting) {
+  main.textContent = waiting ? "Backward ▸" : finished ? "Start over" : plan[position].label;
+  main.disabled = waiting;
+  if (waiting) main.setAttribute("aria-describedby", status.id);
+  else main.removeAttribute("aria-describedby");
+  if (wrong) {
+    wrong.disabled = gate.hidden();
+    wrong.textContent = wrongOrder ? "Visit in the right order" : "Visit in the wrong order";
+    wrong.setAttribute("aria-pressed", String(wrongOrder));
   }
+}
 
-  main.addEventListener("click", () => {
-    const plan = draw();
-    position = position >= plan.length ? 0 : position + 1;
-    draw();
-  });
-  wrong?.addEventListener("click", () => {
-    wrongOrder = !wrongOrder;
-    position = data.graph.nodes.filter((n) => n.op).length; // forward stays done; backward starts again
-    draw();
-  });
-  all.addEventListener("click", () => {
-    position = draw().length;
-    draw();
-  });
+/** What the last step did, in numbers: the node computed, or the gradients sent back. */
+function statusText({ data, wrongOrder }, { lay, plan, active, grads, finished, waiting }) {
+  const { graph } = data;
+  const out = graph.nodes[graph.nodes.length - 1];
+  if (waiting) return "Forward done. Backward waits for your answer: work out the gradient the question below asks for, then answer it to step backward.";
+  if (!active) return `Nothing computed yet. Press “${plan[0].label}” to compute the first node.`;
+  if (active.kind === "forward") {
+    const n = graph.nodes[active.node];
+    const kids = lay.children[n.id].map((c) => fmt(graph.nodes[c].data));
+    return `${formula(n, graph, lay.children)} = ${kids.join(` ${OP_TEXT[n.op] || n.op} `)} = ${fmt(n.data)}.`;
+  }
+  if (active.kind === "start") return `Backward starts: ∂${out.label}/∂${out.label} = 1.`;
+  const n = graph.nodes[active.node];
+  const sent = lay.children[n.id].map((c) => `∂${out.label}/∂${graph.nodes[c].label} = ${fmt(grads[c])}`).join(", ");
+  return sent + (!finished ? "." : wrongOrder ? `. ${wrongVerdict(graph, data.steps, grads)}` : ". Done: every gradient is in.");
+}
 
+/** A changed input recomputes the graph in the worker, a quarter second after the last keystroke. */
+function recomputeOnInput(ctx) {
+  const { fields, status } = ctx;
   const call = latestCall(status, "Recomputing once Python has loaded…");
   const recompute = async () => {
     const values = Object.values(fields).map((f) => Number(f.value));
@@ -155,13 +193,12 @@ export function mountLab(root) {
     try {
       const fresh = await call("lab_graph", values);
       if (!fresh?.graph) return;
-      data = fresh;
-      draw();
+      ctx.data = fresh;
+      draw(ctx);
     } catch (error) {
       status.textContent = `Could not recompute: ${error.message}`;
     }
   };
   let debounce = null;
   for (const f of Object.values(fields)) f.addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(recompute, 250); });
-  draw();
 }
