@@ -13,6 +13,7 @@ import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
+import { makeVerdict } from "./verdicts.js";
 
 const QUIZ_COST = "the short test can't count this exercise then, so the test can no longer clear the level.";
 // One short line, shown under an editor on the page's first focus of one (the rest is in the
@@ -44,8 +45,7 @@ const gradingFor = (id) => fetchOnce(gradingData, id, `${id}.grading.json`);
 
 /** A verdict of the page's own, for when a Check could not be made. */
 function problem(summary) {
-  return { status: "error", passed: false, headline: "Not yet", summary, tests: [], diagnosis: null,
-    stdout: "", stdout_truncated: false, error: null };
+  return makeVerdict("error", summary);
 }
 
 /** The first half of a Check in the worker, the second here. A stop or a timeout
