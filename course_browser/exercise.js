@@ -18,6 +18,7 @@ import { pythonStatus, runner } from "./exercise-runner.js";
 import { progress } from "./progress.js";
 import { python } from "./runtime.js";
 import { renderVerdict } from "./verdict.js";
+import { makeVerdict } from "./verdicts.js";
 
 const QUIZ_COST = "the short test can't count this exercise then, so the test can no longer clear the level.";
 const publicData = new Map();
@@ -45,8 +46,7 @@ const gradingFor = (id) => fetchOnce(gradingData, id, `${id}.grading.json`);
 
 /** A verdict of the page's own, for when a Check could not be made. */
 function problem(summary) {
-  return { status: "error", passed: false, headline: "Not yet", summary, tests: [], diagnosis: null,
-    stdout: "", stdout_truncated: false, error: null };
+  return makeVerdict("error", summary);
 }
 
 /** The first half of a Check in the worker, the second here. A stop or a timeout

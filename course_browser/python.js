@@ -14,6 +14,7 @@
 
 import FACTS from "../runner/facts.json" with { type: "json" };
 import { launchWorker } from "./launch.js";
+import { makeVerdict } from "./verdicts.js";
 
 // What runs in the lab interpreter (labs/api.py); everything else is a run of learner
 // code in a grading interpreter (runner/api.py). The capstone runs the learner's
@@ -281,6 +282,5 @@ export function stoppedVerdict(reason) {
     stop: "Stopped. Your code is kept; change it and try again.",
     crash: "Python stopped unexpectedly (your code may have ended the interpreter). It has been restarted; your code is kept.",
   }[reason] || "Stopped.";
-  return { status: reason === "timeout" ? "timeout" : "stopped", passed: false, headline: FACTS.headline.failed,
-    summary, tests: [], stdout: "", stdout_truncated: false, error: null };
+  return makeVerdict(reason === "timeout" ? "timeout" : "stopped", summary);
 }

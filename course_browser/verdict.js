@@ -11,6 +11,7 @@
 import { plainWords } from "./compare.js";
 import { richText } from "./answer.js";
 import { el } from "./dom.js";
+import { HEADLINE } from "./verdicts.js";
 
 const node = (tag, className, text) => el(tag, { className: className || undefined, textContent: text });
 
@@ -83,8 +84,8 @@ function output(region, verdict) {
   }
 }
 
-// A Run grades nothing: its headline says how the code ended, never "Not yet".
-const RUN_HEADLINES = { ok: "Ran", blank: "Not yet", timeout: "Stopped", stopped: "Stopped" };
+// A Run grades nothing: its headline says how the code ended, not a Check's "failed" (but for a blank left).
+const RUN_HEADLINES = { ok: HEADLINE.ran, blank: HEADLINE.failed, timeout: "Stopped", stopped: "Stopped" };
 
 export function renderVerdict(region, verdict, { mode = "check" } = {}) {
   region.replaceChildren();
@@ -103,7 +104,7 @@ export function renderVerdict(region, verdict, { mode = "check" } = {}) {
   }
   const passed = verdict.passed === true;
   region.dataset.state = passed ? "passed" : "failed";
-  headline(region, str(verdict.headline) || (passed ? "Passed" : "Not yet"), str(verdict.summary));
+  headline(region, str(verdict.headline) || HEADLINE[passed ? "passed" : "failed"], str(verdict.summary));
   if (verdict.diagnosis) diagnosis(region, verdict.diagnosis);
   const list = Array.isArray(verdict.tests) ? verdict.tests : [];
   const first = list.find((t) => t.passed !== true && t.message);

@@ -1,6 +1,9 @@
 """The page's verdict (course_browser/compare.js) and the CLI's
-(grader/compare.py) are the same function: identical JSON for the same grading
-data and report.
+(grader/compare.py) follow one rule: `decide` gives equal decisions (status,
+pass per case group, the first failing case and what differs in it, the known
+mistake) for the same grading data and report. Each side words the decision
+itself: the verdicts read alike but for how a number, or a forged report's odd
+value, is written.
 
 Reports come from real code (each exercise's solution, starter, known mistakes,
 the alternative answers of tests/grading/answers.py, and mutants when
@@ -12,15 +15,18 @@ is computed on the same JSON.
 
 import copy
 import json
+import math
+import re
 import shutil
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from grader import catalog
 from grader.cases import fmt, fmt_pair
-from grader.compare import verdict
+from grader.compare import decide, verdict
 from grader.grading import data_for, report_for
 from runner.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from tests.grading.answers import RIGHT, WRONG
@@ -204,13 +210,33 @@ def test_every_plain_words_rule_is_reached():
     assert reached == set(range(len(PLAIN_RULES)))
 
 
+# a number as either side writes it: 6.0, −2.5, 1e-05, 0.00001, 1.5e+21, and a gap's 2 × 10⁻⁶ or 10⁻⁷
+NUMBER = re.compile(r"(?:\d+(?:\.\d+)? × )?10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|−?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+
+
+def alike(result, report):
+    """A verdict as both sides show it: all but how a number is written in a message,
+    and how an error field that is not a string (a forged report's) is turned into one."""
+    out = {**result, "tests": [{**t, "message": NUMBER.sub("#", t["message"])} for t in result["tests"]]}
+    raw = report.get("error") if isinstance(report, dict) else None
+    if out["error"] and isinstance(raw, dict):
+        out["error"] = {k: v if k == "line" or isinstance(raw.get(k, ""), str) else "(not a string)"
+                        for k, v in out["error"].items()}
+    return out
+
+
 def agree(exercise_id, labelled_reports, data):
+    """Equal decisions on every report, and verdicts alike; the Python verdicts, for more asserts."""
     reports = [wire(r) for _, r in labelled_reports]
+    py_decisions = [wire(decide(data, r)) for r in reports]
     py = [wire(verdict(data, r)) for r in reports]
-    js = node({"data": {exercise_id: data}, "pairs": [[exercise_id, r] for r in reports]})["verdicts"]
-    assert len(js) == len(py)
-    for (label, _), a, b in zip(labelled_reports, py, js):
-        assert b == a, f"{exercise_id}, {label}:\npython {json.dumps(a)[:3000]}\njs     {json.dumps(b)[:3000]}"
+    js = node({"data": {exercise_id: data}, "pairs": [[exercise_id, r] for r in reports]})
+    assert len(js["decisions"]) == len(js["verdicts"]) == len(py)
+    for (label, _), report, a, b, va, vb in zip(labelled_reports, reports, py_decisions, js["decisions"], py,
+                                                 js["verdicts"]):
+        assert b == a, f"{exercise_id}, {label}, decision:\npython {json.dumps(a)[:3000]}\njs     {json.dumps(b)[:3000]}"
+        assert alike(vb, report) == alike(va, report), \
+            f"{exercise_id}, {label}, verdict:\npython {json.dumps(va)[:3000]}\njs     {json.dumps(vb)[:3000]}"
     return py
 
 
@@ -268,22 +294,46 @@ TRICKY = [0, 0.0, -0.0, 1e-5, -1e-5, 123456.5, 1234565.0, 1e16, 1e15, 0.0001234,
           -1.6e-19, 14.000000000000002, 3.9999999999999996, 1e21, 1e22, 12345678901234567, 2 ** 53, 2 ** 53 + 2]
 
 
-def test_fmt_agrees_on_tricky_numbers():
+def read(text):
+    return float(text.replace("−", "-"))
+
+
+def off(text, x):
+    """How far the written number is from x, exactly (2e+308 is not the largest float's infinity)."""
+    return abs(Decimal(text.replace("−", "-")) - Decimal(x))
+
+
+def test_each_side_writes_a_number_to_the_digits_asked():
+    """Each side has its own way to write a number; both are right to the digits asked
+    (or read back as the very number), and with 17 digits read back exactly."""
     cases = [[x, d] for x in TRICKY for d in (1, 2, 3, 6, 10, 15, 16, 17)]
     js = node({"fmt": cases})["fmt"]
-    for (x, d), got in zip(cases, js):
-        assert got == fmt(x, d), f"fmt({x!r}, {d}): python {fmt(x, d)!r}, js {got!r}"
+    for (x, d), text in zip(cases, js):
+        for side, shown in (("js", text), ("python", fmt(x, d))):
+            right = read(shown) == float(x) or off(shown, x) <= Decimal("0.5") * Decimal(10) ** (1 - d) * abs(Decimal(x))
+            assert right, f"{side} fmt({x!r}, {d}): {shown}"
+            assert d < 17 or read(shown) == float(x), f"{side} fmt({x!r}, 17): {shown}"
 
 
-def test_fmt_known_values():
-    js = node({"fmt": [[x, 6] for x in (0, -0.0, 1e-5, 123456.5, 1e16, 0.0001234, -2.5)]})["fmt"]
-    assert js == ["0", "−0", "1e-05", "123456", "1e+16", "0.0001234", "−2.5"]
-    assert js == [fmt(x) for x in (0, -0.0, 1e-5, 123456.5, 1e16, 0.0001234, -2.5)]
+def test_js_writes_numbers_plainly():
+    xs = (0, -0.0, 6.0, -5.0, 1e-5, 1e-7, 123456.5, 0.0001234, -2.5, 1 / 3, 2.0000001)
+    assert node({"fmt": [[x, 6] for x in xs]})["fmt"] == [
+        "0", "0", "6", "−5", "0.00001", "1e-7", "123457", "0.0001234", "−2.5", "0.333333", "2"]
 
 
-def test_fmt_pair_agrees():
-    pairs = [[1.0, 1.0000001], [2.0, 2.0], [-0.0, 0.0], [14.0, 14.000000000000002], [1e-5, 1.00000001e-5],
-             [0.1, 0.30000000000000004], [123456.5, 123456.50000001], [5.0, "nan"], [5.0, "Value(data=5)"],
-             [3.0, -3.0], [1e16, 1e16 + 2]]
-    js = node({"fmt_pair": pairs})["fmt_pair"]
-    assert [tuple(p) for p in js] == [fmt_pair(w, g) for w, g in pairs]
+CLOSE_PAIRS = [[1.0, 1.0000001], [2.0, 2.0], [-0.0, 0.0], [14.0, 14.000000000000002], [1e-5, 1.00000001e-5],
+               [0.1, 0.30000000000000004], [123456.5, 123456.50000001], [5.0, "nan"], [5.0, "Value(data=5)"],
+               [3.0, -3.0], [1e16, 1e16 + 2], [1.0, math.nextafter(1.0, 2.0)], [1e-300, math.nextafter(1e-300, 1.0)],
+               [-7.25, math.nextafter(-7.25, 0.0)], [6.0, 5.0], [1.3872, 1.387202]]
+
+
+def test_expected_and_got_never_read_alike():
+    """Two different numbers are written with enough digits to tell them apart, on both sides."""
+    js = node({"fmt_pair": CLOSE_PAIRS})["fmt_pair"]
+    for (want, got), js_pair in zip(CLOSE_PAIRS, js):
+        for side, (a, b) in (("js", js_pair), ("python", fmt_pair(want, got))):
+            assert a != b or want == got, f"{side} fmt_pair({want!r}, {got!r}): {a} and {b}"
+            assert read(a) == want or abs(read(a) - want) < 1e-5 * abs(want), f"{side}: {a} for {want!r}"
+            if isinstance(got, float):
+                assert read(b) == got or abs(read(b) - got) < 1e-5 * abs(got), f"{side}: {b} for {got!r}"
+    assert js[-2] == ["6", "5"] and fmt_pair(6.0, 5.0) == ("6", "5")

@@ -57,3 +57,33 @@ test("a verdict sent by the worker is not a verdict on the page", async () => {
   assert.equal(verdict(data, { status: "ran", outputs: [[3]] }).tests[0].message, "f should be 2, but it is 3. On: f(1)");
   assert.equal(verdict(data, { status: "ran", outputs: [[2.0000001]] }).passed, true);
 });
+
+test("every verdict object comes from makeVerdict, with facts.json's headlines", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { makeVerdict } = await import("../../course_browser/verdicts.js");
+  const facts = JSON.parse(readFileSync(new URL("../../runner/facts.json", import.meta.url), "utf8"));
+  assert.equal(makeVerdict("passed", "ok").headline, facts.headline.passed);
+  for (const status of ["failed", "blank", "syntax", "error", "timeout", "stopped"]) {
+    const made = makeVerdict(status, "s");
+    assert.deepEqual([made.passed, made.headline], [false, facts.headline.failed], status);
+  }
+  assert.throws(() => makeVerdict("ran", "s"));
+  for (const file of ["compare.js", "exercise.js", "python.js", "verdict.js"]) {
+    const source = readFileSync(new URL(`../../course_browser/${file}`, import.meta.url), "utf8");
+    assert.ok(!/headline:\s/.test(source), `${file} builds a verdict object of its own`);
+    assert.ok(!/"(Not yet|Passed)"/.test(source), `${file} spells a headline facts.json has`);
+  }
+});
+
+test("numbers that read alike get their gap spelled out; far ones read plainly", async () => {
+  const { decide, verdict } = await import("../../course_browser/compare.js");
+  const data = { id: "x", probe: "call", seed: 1, tolerance: { rel: 1e-6, abs: 1e-6 }, groups: [{ name: "g" }],
+    cases: [{ group: 0, input: {}, text: "f(1)", labels: ["f"], expected: [1.3872] }], mistakes: [] };
+  const message = (got) => verdict(data, { status: "ran", outputs: [[got]] }).tests[0].message;
+  assert.equal(message(1.387202), "f should be 1.3872, but it is 1.387202, off by 2 × 10⁻⁶. On: f(1)");
+  assert.equal(message(1.3873), "f should be 1.3872, but it is 1.3873, off by 0.0001. On: f(1)");
+  assert.equal(message(-1.3872), "f should be 1.3872, but it is −1.3872. On: f(1)");
+  assert.equal(message(1 + Number.EPSILON), "f should be 1.3872, but it is 1. On: f(1)");
+  assert.deepEqual(decide(data, { status: "ran", outputs: [[1.387202]] }), { status: "failed", passed: false,
+    unreadable: null, first: 0, mistake: null, groups: [{ passed: false, case: 0, differs: "value", output: 0, near: true }] });
+});
