@@ -13,13 +13,14 @@ import { python } from "./runtime.js";
 const STEPS = 60;
 const CHUNK = 10;
 
-/** The learner's saved code for each piece they solved (an exercise or its skip-test twin). */
+/** The learner's saved code for each piece they solved (in its exercise or the skip-test
+ * twin), keyed by the piece's name, as labs/capstone.py takes it. */
 export function learnerCodes(pieces) {
   const codes = {};
-  for (const { exercise, page } of pieces) {
+  for (const { exercise, page, method } of pieces) {
     for (const slot of [exercise, `quiz-${exercise}`]) {
       const code = progress.code(slot);
-      if (progress.item(page, slot).solved && typeof code === "string") { codes[exercise] = code; break; }
+      if (progress.item(page, slot).solved && typeof code === "string") { codes[method] = code; break; }
     }
   }
   return codes;
@@ -52,8 +53,8 @@ function pieceTable(ctx) {
     body.replaceChildren();
     for (const piece of pieces) {
       const row = body.insertRow();
-      const mine = piece.exercise in codes;
-      const check = checks?.find((c) => c.exercise === piece.exercise);
+      const mine = piece.method in codes;
+      const check = checks?.find((c) => c.method === piece.method);
       const link = el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: piece.what });
       row.insertCell().append(link);
       row.insertCell().append(el("code", { textContent: piece.method }));
@@ -126,9 +127,10 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
   if (!wrong.length) return;
   const list = el("ul");
   for (const c of wrong) {
+    const { page, exercise } = pieces.find((p) => p.method === c.method);
     const detail = c.problem ? c.problem
       : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
-    list.append(el("li", {}, el("a", { href: `../${c.page}/#ex-${c.exercise}`, textContent: `${c.what} (${c.method})` }),
+    list.append(el("li", {}, el("a", { href: `../${page}/#ex-${exercise}`, textContent: `${c.what} (${c.method})` }),
       `: ${detail}.`));
   }
   verdict.append(list);

@@ -4,6 +4,7 @@
 import { button, el, liveStatus } from "./dom.js";
 import { progress } from "./progress.js";
 import { renderVerdict } from "./verdict.js";
+import { HEADLINE } from "./verdicts.js";
 
 /** Run, Check and Stop in the toolbar, and the result region below it. */
 export function runner(ctx) {
@@ -19,7 +20,7 @@ export function runner(ctx) {
     root.classList.add("is-solved");
     result.dataset.state = "passed";
     result.replaceChildren(el("p", { className: "course-result__headline" },
-      el("strong", { textContent: "✓ Passed" }), " — on an earlier visit. Your code is kept; Check again to see every check."));
+      el("strong", { textContent: `✓ ${HEADLINE.passed}` }), " — on an earlier visit. Your code is kept; Check again to see every check."));
   }
   ctx.below(result);
   Object.assign(ctx, { run, check, stop, result, busy: false });

@@ -178,7 +178,7 @@ function hints(ctx) {
 /** Show answer, and the solution below the hints: asked first, since a seen answer
  * earns no stars. */
 function answer(ctx) {
-  const { level, slot, starter, inQuiz, publicDataOrSay } = ctx;
+  const { level, slot, inQuiz, publicDataOrSay } = ctx;
   const show = button("Show answer");
   const solution = el("div", { className: "course-solution", hidden: true });
   ctx.bar.append(show);

@@ -50,7 +50,7 @@ LETTERS = "abcdefgh"
 
 
 def fmt(x, digits=6):
-    """A number as the verdict shows it (Python's %.6g; compare.js writes the same)."""
+    """A number as the verdict shows it (Python's %.6g, a true minus)."""
     if type(x) is not float and type(x) is not int:
         return str(x)
     text = f"{x:.{digits}g}"
