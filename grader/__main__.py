@@ -108,7 +108,55 @@ def _mutate(ids, root=ROOT):
     return 1 if survivors else 0
 
 
-def main(argv=None):
+def _list(args, root):
+    for ex in load_all(root).values():
+        print(f"{ex.id:<20} {ex.level:<12} {ex.title}")
+    return 0
+
+
+def _solution(args, root):
+    print(load(args.exercise, root).solution, end="")
+    return 0
+
+
+def _mistake(args, root):
+    exercise = load(args.exercise, root)
+    found = [m for m in exercise.mistakes if m.name == args.name]
+    if not found:
+        print(f"error: {args.exercise} has no mistake {args.name!r}; it has "
+              f"{', '.join(m.name for m in exercise.mistakes)}", file=sys.stderr)
+        return 2
+    print(found[0].code, end="")
+    return 0
+
+
+def _grade(args, root):
+    exercise = load(args.exercise, root)
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            code = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    try:
+        verdict = grade(exercise, code)
+    except NodeMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(verdict, indent=2, ensure_ascii=False))
+    else:
+        _print_verdict(verdict)
+    return 0 if verdict["passed"] and verdict["headline"] == HEADLINE["passed"] else 1
+
+
+COMMANDS = {"list": _list, "solution": _solution, "mistake": _mistake, "grade": _grade,
+            "new": lambda args, root: _new(args.exercise, args.level, args.title, root, args.like),
+            "prove": lambda args, root: _prove(args.exercises, root),
+            "mutate": lambda args, root: _mutate(args.exercises, root)}
+
+
+def _parser():
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__.splitlines()[0])
     parser.add_argument("--exercises", dest="root", default=str(ROOT), help="the folder of exercise folders")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -129,51 +177,16 @@ def main(argv=None):
     n.add_argument("--level", default="", help="the level (page) it belongs to; required without --like")
     n.add_argument("--like", default="", help="copy this existing exercise instead of the template")
     n.add_argument("--title", default="")
-    args = parser.parse_args(argv)
-    root = Path(args.root)
+    return parser
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
     note = python_version_note() if args.command != "grade" else ""  # grade runs the browser's Python
     if note:
         print(note, file=sys.stderr)
     try:
-        if args.command == "list":
-            for ex in load_all(root).values():
-                print(f"{ex.id:<20} {ex.level:<12} {ex.title}")
-            return 0
-        if args.command == "solution":
-            print(load(args.exercise, root).solution, end="")
-            return 0
-        if args.command == "mistake":
-            exercise = load(args.exercise, root)
-            found = [m for m in exercise.mistakes if m.name == args.name]
-            if not found:
-                print(f"error: {args.exercise} has no mistake {args.name!r}; it has "
-                      f"{', '.join(m.name for m in exercise.mistakes)}", file=sys.stderr)
-                return 2
-            print(found[0].code, end="")
-            return 0
-        if args.command == "grade":
-            exercise = load(args.exercise, root)
-            try:
-                with open(args.file, encoding="utf-8") as f:
-                    code = f.read()
-            except (OSError, UnicodeDecodeError) as e:
-                print(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
-                return 2
-            try:
-                verdict = grade(exercise, code)
-            except NodeMissing as e:
-                print(f"error: {e}", file=sys.stderr)
-                return 2
-            if args.json:
-                print(json.dumps(verdict, indent=2, ensure_ascii=False))
-            else:
-                _print_verdict(verdict)
-            return 0 if verdict["passed"] and verdict["headline"] == HEADLINE["passed"] else 1
-        if args.command == "new":
-            return _new(args.exercise, args.level, args.title, root, args.like)
-        if args.command == "prove":
-            return _prove(args.exercises, root)
-        return _mutate(args.exercises, root)
+        return COMMANDS[args.command](args, Path(args.root))
     except ExerciseError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
