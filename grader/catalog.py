@@ -72,11 +72,6 @@ class Exercise:
     written: tuple = ()  # 0-based indices of the solution's lines that the learner writes
     groups: tuple = ()  # [[groups]]: the page's own case groups
     writes: str = ""  # the engine's piece written here ("Value.__mul__", "MLP"), for the capstone
-
-    @property
-    def piece(self):
-        """The capstone's name for what this exercise writes: "__mul__", "MLP", or ""."""
-        return self.writes.removeprefix("Value.")
     hints: tuple = ()
     mistakes: tuple = field(default=())
     timeout_seconds: float = 5.0
@@ -84,6 +79,11 @@ class Exercise:
     equivalent: tuple = ()
     gives: tuple = ()  # names the exercise gives the learner's code (grader/gives.py)
     reference: str = ""  # code whose outputs are the expected ones ("" for value exercises)
+
+    @property
+    def piece(self):
+        """The capstone's name for what this exercise writes: "__mul__", "MLP", or ""."""
+        return self.writes.removeprefix("Value.")
 
     def public_data(self):
         """What the page fetches before any grading data: shown on request only."""
