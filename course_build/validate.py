@@ -25,9 +25,10 @@ from pathlib import Path
 import yaml
 
 from grader.catalog import suggestion
+from labs import LABS
 
 from .blocks import BLOCKS
-from .blocks.lab import LAB_OPTIONS
+from .blocks.lab import lab_options, option_problems
 
 HEADER = re.compile(r"^(/{3,}) *([A-Za-z][\w-]*) *(?:\| *(.*?))? *$")
 CODE_FENCE = re.compile(r"^ {0,3}(```|~~~)")
@@ -127,13 +128,9 @@ def check_block(block, problems):
         if "did you mean" in close:  # another extension's block (details, admonition…) is not ours to judge
             problems.append(Problem(block.path, block.line, f"unknown block '/// {block.name}'{close}"))
         return False
-    known = set(getattr(schema, "OPTIONS", {}) or {})
     if block.name == "lab":
-        if block.argument not in LAB_OPTIONS:
-            problems.append(Problem(block.path, block.line, f"/// lab | {block.argument}: unknown lab"
-                                    f"{suggestion(block.argument, LAB_OPTIONS)}"))
-            return False
-        known = set(LAB_OPTIONS[block.argument])
+        return check_lab(block, problems)
+    known = set(getattr(schema, "OPTIONS", {}) or {})
     for key, value in block.options.items():
         line = block.option_lines.get(key, block.line)
         if key not in known:
@@ -149,6 +146,17 @@ def check_block(block, problems):
         problems.append(Problem(block.path, block.line, f"/// {block.name} needs an id: `/// {block.name} | my-id`"))
     if block.name == "question":
         check_question(block, problems)
+    return True
+
+
+def check_lab(block, problems):
+    """A lab block against the lab's own options (labs/<name>.py declares them)."""
+    if lab_options(block.argument) is None:
+        problems.append(Problem(block.path, block.line, f"/// lab | {block.argument}: unknown lab"
+                                f"{suggestion(block.argument, LABS)}"))
+        return False
+    for key, message in option_problems(block.argument, block.options):
+        problems.append(Problem(block.path, block.option_lines.get(key, block.line), message))
     return True
 
 

@@ -28,6 +28,9 @@ import engine.order as reference_order
 import labs.course_network as course_network
 from runner.network import readings, weights_and_biases
 
+from .entry import Lab, Page
+from .learner_code import run_on_learner_code
+
 
 def two_moons(n=8):
     """Two interleaved half circles, `n` points each, evenly spaced (no noise, so every
@@ -473,3 +476,45 @@ def engine_source(codes):
     parts = [ENGINE_HEAD.format(pieces=pieces), "", engine.rstrip() + "\n" + coercing, "", network.rstrip(),
              "", "", moons.rstrip(), "", "", "XS, YS = two_moons()", ENGINE_TAIL.format(lr=LR)]
     return "\n".join(parts).rstrip() + "\n"
+
+
+# -- The lab: the page lists the pieces; the widget trains on the learner's engine -----
+
+def capstone_pieces(exercises):
+    """The capstone's pieces in its order, each with the exercise that writes it (its
+    `writes`) and that exercise's page; a piece no exercise writes stays the reference's
+    and is not listed."""
+    writers = {}
+    for exercise in exercises.values():
+        if exercise.piece in PIECES:
+            if exercise.piece in writers:
+                raise ValueError(f"{writers[exercise.piece].id} and {exercise.id} both write {exercise.writes}: "
+                                 "the capstone takes each piece from one exercise")
+            writers[exercise.piece] = exercise
+    return [{"exercise": writers[name].id, "page": writers[name].level, "method": name, "what": what}
+            for name, (what, _check) in PIECES.items() if name in writers]
+
+
+def page(_options, exercises):
+    pieces = capstone_pieces(exercises)
+    return Page({"pieces": pieces}, ("piece", "method", "the exercise that writes it"),
+                [(p["what"], p["method"], exercises[p["exercise"]].title) for p in pieces])
+
+
+def _weights(params):
+    return None if params is None else [None if p is None else float(p) for p in params]
+
+
+def _train(codes, params, steps, reference_params=None):
+    steps = max(1, min(int(steps), 50))
+    params, reference_params = _weights(params), _weights(reference_params)
+    return run_on_learner_code(lambda c: for_page(train, c, params, steps, reference_params=reference_params), codes)
+
+
+LAB = Lab(options={}, page=page, runs_learner_code=True, worker={
+    "capstone_train": _train,
+    "capstone_boundary": lambda codes, params: run_on_learner_code(lambda c: boundary(c, _weights(params)), codes),
+    "capstone_check": lambda codes: run_on_learner_code(lambda c: {"pieces": check_pieces(c)}, codes),
+    "capstone_engine": lambda codes: run_on_learner_code(
+        lambda c: for_page(lambda: {"source": engine_source(c)}), codes),
+})

@@ -21,6 +21,8 @@ from engine.gradcheck import finite_difference
 from engine.graph import backward_steps, local_factors, to_graph
 from engine.order import topological_order
 
+from .entry import Lab, Page, flag, graph_rows, numbers_by_name, text
+
 FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid")
 BINARY = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__"}
 MAX_NODES = 200
@@ -386,3 +388,42 @@ def gradient_facts(source, values, wrt):
             facts["varies"] = True
             break
     return facts
+
+
+# -- The lab: its block's options, its page and what its widget recomputes ------------
+
+def page(options, _exercises):
+    """The graph of the block's expression at its values (1 where not given)."""
+    source = options["expr"]
+    try:
+        names = variables(source)
+        data = expression_graph(source, {n: options["values"].get(n, 1.0) for n in names})
+    except ExpressionError as e:
+        raise ValueError(f"{source!r}: {e}") from None
+    return Page({"expression": {"expr": source, "editable": options["editable"], "variables": names, **data}},
+                ("node", "made by", "data"), graph_rows(data["graph"]))
+
+
+def _recompute(source, values):
+    """The whole graph of a typed expression; a message instead when it can't be built."""
+    try:
+        return {"variables": variables(source), **expression_graph(source, values)}
+    except ExpressionError as e:
+        return {"error": str(e)}
+
+
+def _gradient_at(source, values, wrt):
+    """The facts the "make ∂L/∂a vanish" task judges (`gradient_facts`); a message
+    instead when the expression can't be built or differentiated there."""
+    if not isinstance(source, str) or not isinstance(wrt, str) or not isinstance(values, dict):
+        raise ValueError("gradient_at needs an expression, a mapping of values and an input name")
+    point = {str(k): float(v) for k, v in values.items()}
+    try:
+        return gradient_facts(source, point, wrt)
+    except ExpressionError as e:
+        return {"error": str(e)}
+
+
+LAB = Lab(options={"expr": ("(a*b + b**2) * c.tanh()", text), "values": ({}, numbers_by_name),
+                   "editable": (True, flag)},
+          page=page, worker={"expression": _recompute, "gradient_at": _gradient_at})

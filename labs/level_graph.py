@@ -11,6 +11,8 @@ Two graphs, named as the page names them:
 from engine import Value
 from engine.graph import backward_steps, to_graph
 
+from .entry import Lab, Page, graph_rows, number, one_of
+
 
 def level_graph(a, b, c, k):
     """L = (a·b + c)·k with named nodes: the graph, and the backward pass step by step."""
@@ -58,3 +60,23 @@ def _steps_in(order, visits):
             node._backward()
             steps.append({"visit": ids[node], "grads": [n.grad for n in order]})
     return steps
+
+
+def page(options, _exercises):
+    """The tree's inputs are the block's options (and the worker recomputes it when the
+    learner changes one); the shared graph's numbers are fixed, so it has no inputs."""
+    tree = options["graph"] == "tree"
+    names = ("a", "b", "c", "k") if tree else ("a", "b", "c")
+    values = [options[n] for n in names]
+    data = (level_graph if tree else shared_graph)(*values)
+    return Page({"graph": data, "inputs": dict(zip(names, values)) if tree else {}},
+                ("node", "made by", "data"), graph_rows(data["graph"]))
+
+
+def _recompute(a, b, c, k):
+    return level_graph(float(a), float(b), float(c), float(k))
+
+
+LAB = Lab(options={"a": (2, number), "b": (3, number), "c": (1, number), "k": (-2, number),
+                   "graph": ("tree", one_of("tree", "shared"))},
+          page=page, worker={"lab_graph": _recompute})

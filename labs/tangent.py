@@ -18,6 +18,8 @@ same walk, for the tests and for the page's worked numbers.
 from engine import Value
 from engine.gradcheck import finite_difference
 
+from .entry import Lab, Page, number
+
 FUNCTIONS = {
     "quadratic": ("f(x) = 3x² − 4x + 5", lambda x: 3 * x ** 2 - 4 * x + 5),
     "cubic": ("g(x) = x³", lambda x: x ** 3),
@@ -73,3 +75,17 @@ def descent(x0, rate, steps, function="quadratic"):
             break
         x = x - rate * grad
     return rows
+
+
+def page(options, _exercises):
+    data = tangent(options["x0"], options["h"])
+    return Page({"tangent": data}, ("h", "central difference", "one-sided difference", "engine's gradient"),
+                [(f"{row['h']:g}", f"{row['central']:.6f}", f"{row['forward']:.6f}", f"{data['engine']:g}")
+                 for row in data["errors"]])
+
+
+def _recompute(x0, h, function="quadratic"):
+    return tangent(float(x0), float(h), str(function) if function in FUNCTIONS else "quadratic")
+
+
+LAB = Lab(options={"x0": (3, number), "h": (0.1, number)}, page=page, worker={"tangent": _recompute})

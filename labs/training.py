@@ -14,6 +14,8 @@ crawls, and 2 overshoots into saturated tanh units whose gradients all but vanis
 
 from engine import MLP, Value
 
+from .entry import Lab, Page
+
 XOR_XS = [[1.0, 1.0], [1.5, 0.5], [-1.0, -1.0], [-0.5, -1.5],
           [1.0, -1.0], [0.5, -1.5], [-1.0, 1.0], [-1.5, 0.5]]
 XOR_YS = [1.0] * 4 + [-1.0] * 4
@@ -70,3 +72,36 @@ class Run:
         activations = self.model.layer_outputs(point)
         weights = [[[w.data for w in n.w] for n in layer.neurons] for layer in self.model.layers]
         return {"weights": weights, "activations": activations, "input": list(point)}
+
+
+def page(_options, _exercises):
+    breakdown = Run().parameter_breakdown()
+    return Page({"breakdown": breakdown}, ("layer", "neurons × (inputs + 1 bias)", "parameters"),
+                [(str(r["layer"] + 1), f"{r['neurons']} × ({r['inputs']} + 1)", str(r["parameters"]))
+                 for r in breakdown["rows"]] + [("total", "", str(breakdown["total"]))])
+
+
+# The page's run, between the worker's calls: the lab interpreter keeps it.
+_current = {}
+
+
+def start(seed=1, lr=0.05):
+    lr = float(lr)
+    if not 0 < lr <= 10:
+        raise ValueError("the learning rate must be in (0, 10]")
+    _current["run"] = Run(seed=int(seed), lr=lr)
+    return _current["run"].parameter_breakdown()
+
+
+def steps(count):
+    run = _current.setdefault("run", Run())
+    before = len(run.losses)
+    losses = run.train(max(1, min(int(count), 200)))
+    return {"step": len(losses), "losses": losses[before:]}
+
+
+LAB = Lab(options={}, page=page, worker={
+    "train_start": start, "train_steps": steps,
+    "train_boundary": lambda: _current["run"].boundary(),
+    "train_network": lambda x, y: _current["run"].network([float(x), float(y)]),
+})

@@ -5,10 +5,11 @@ shown once; the README stays a front door."""
 import re
 from pathlib import Path
 
-from course_build.blocks.lab import LAB_OPTIONS
+from course_build.blocks.lab import lab_options
 from course_build.validate import SCHEMAS
 from grader.cases import OPERATIONS
 from grader.catalog import EQUIVALENT_KEYS, GRADING_KEYS, GROUP_KEYS, META_KEYS, MISTAKE_KEYS, SOLUTION_KEYS
+from labs import LABS
 from runner.probes import PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,13 +34,13 @@ def test_every_block_and_lab_is_in_the_reference():
     blocks = {n for w, names, _ in reference_rows() if w == "block" for n in names if n.startswith("//")}
     assert {b.lstrip("/").strip() for b in blocks} == set(SCHEMAS)
     labs = {names[1] for w, names, _ in reference_rows() if w == "block" and names[0] == "/// lab"}
-    assert labs == set(LAB_OPTIONS)
+    assert labs == set(LABS)
 
 
 def test_every_option_is_in_the_reference():
     assert documented("question") == set(SCHEMAS["question"].OPTIONS)
     assert documented("exercise") == set(SCHEMAS["exercise"].OPTIONS)
-    assert documented("lab") == {o for options in LAB_OPTIONS.values() for o in options}
+    assert documented("lab") == {o for name in LABS for o in lab_options(name)}
 
 
 def test_every_exercise_key_probe_and_operation_is_in_the_reference():

@@ -100,6 +100,12 @@ def test_an_option_another_lab_takes(tmp_path):
                at(tmp_path, 2), "/// lab | tangent: unknown option 'expr'", "known: h, hides, x0")
 
 
+def test_a_lab_option_of_the_wrong_kind(tmp_path):
+    """Each lab checks its own options: the level-graph draws two graphs, no other."""
+    fails_with(tmp_path, {"index.md": "/// lab | level-graph\n    a: 2\n    graph: ring\n///\n"},
+               at(tmp_path, 3), "/// lab | level-graph: option 'graph': must be tree or shared, not 'ring'")
+
+
 def test_a_misspelt_lab(tmp_path):
     fails_with(tmp_path, {"index.md": "/// lab | tangnet\n///\n"},
                at(tmp_path, 1), "unknown lab", "(did you mean 'tangent'?)")

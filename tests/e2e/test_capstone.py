@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from course_build.blocks.lab import capstone_pieces
 from grader import catalog
+from labs.capstone import capstone_pieces
 
 from .conftest import wait_for_python
 from .helpers import SIZES

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from course_build.blocks.lab import capstone_pieces
 from grader import catalog
 from labs import capstone
+from labs.capstone import capstone_pieces
 
 ROOT = Path(__file__).resolve().parents[2]
 PIECES = capstone_pieces(catalog.load_all())  # as the page lists them
