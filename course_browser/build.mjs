@@ -3,6 +3,8 @@
 //   early.js    a tiny classic script the plugin inlines in the <head> of pages with
 //               code or a lab: starts Python at once (not hashed: it is inlined)
 //   editor-*.js split chunk, loaded only on pages with an exercise (CodeMirror 6)
+//   <lab>-*.js  a chunk per lab widget (labs/<lab>.js), loaded only on pages with that
+//               lab; the graph labs share a chunk with the layout library (dagre)
 //   worker.js   the module Web Worker that runs Pyodide
 //   course.css  styles
 // Writes dist/manifest.json mapping each entry to its hashed file name.

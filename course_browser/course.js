@@ -2,9 +2,6 @@
 // Brings the page's blocks to life on first load and after every instant
 // navigation (Material's document$), in short steps so that typing and scrolling
 // never wait long; pages with no code or lab start Python once idle.
-import { mountTangent } from "./tangent.js";
-import { mountTraining } from "./training.js";
-import { mountCapstone } from "./capstone.js";
 import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
 import { onProgress, progress } from "./progress.js";
 import { mountQuestion } from "./question.js";
@@ -14,10 +11,12 @@ import { registerOffline } from "./offline.js";
 import { mountProgressTools } from "./transfer.js";
 import { el } from "./dom.js";
 
-// The graph labs carry the layout library (dagre): a chunk of their own, loaded on pages that have one.
-const graphLab = (name) => (root) => import("./graphlabs.js").then((m) => m[name](root));
-const LABS = { "level-graph": graphLab("mountLab"), expression: graphLab("mountExpression"), tangent: mountTangent,
-  training: mountTraining, capstone: mountCapstone };
+/** A lab's widget is `labs/<name>.js` (labs/__init__.py, the registry, says so), loaded
+ * only on a page that has the lab: esbuild makes each a chunk of its own, and the
+ * graph labs' layout library (dagre) one they share. */
+function mountLab(root) {
+  import(`./labs/${root.dataset.lab}.js`).then((widget) => widget.mount(root), (error) => console.error(error));
+}
 
 let editorModule = null;
 function loadEditor() {
@@ -105,7 +104,7 @@ async function mount() {
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();
   if (exercises.length) upgradeEditors(exercises, level);
-  for (const el of root.querySelectorAll(".course-lab")) LABS[el.dataset.lab]?.(el);
+  for (const el of root.querySelectorAll(".course-lab")) mountLab(el);
   renderCourseMap(root);
   mountProgressTools(root);
   registerOffline();

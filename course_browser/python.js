@@ -16,12 +16,6 @@ import FACTS from "../runner/facts.json" with { type: "json" };
 import { launchWorker } from "./launch.js";
 import { makeVerdict } from "./verdicts.js";
 
-// What runs in the lab interpreter (labs/api.py); everything else is a run of learner
-// code in a grading interpreter (runner/api.py). The capstone runs the learner's
-// saved code beside the reference engine: the lab interpreter is discarded after it.
-const LAB_FUNCTIONS = new Set(["lab_graph", "tangent", "expression", "gradient_at", "train_start", "train_steps",
-  "train_boundary", "train_network"]);
-const LEARNER_LAB_FUNCTIONS = new Set(["capstone_train", "capstone_check", "capstone_boundary", "capstone_engine"]);
 const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
 const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 const SPARE_AFTER_MS = 100; // a run that lasts this long gets its successor booting meanwhile
@@ -35,6 +29,7 @@ class Interpreter {
     this.startedAt = launched.startedAt;
     this.pending = new Map();
     this.dead = false;
+    this.discardAfter = null; // the lab interpreter's, once booted: see labCall
     this.ready = new Promise((resolve, reject) => { this.settleBoot = { resolve, reject }; });
     this.ready.catch(() => {});
     this.worker.onmessage = (event) => this.onMessage(event.data || {});
@@ -50,6 +45,8 @@ class Interpreter {
     if (msg.type === "seed") return this.runtime.takeSeed(this, msg);
     if (msg.type === "ready") {
       this.booted = msg;
+      // told once, before this interpreter has run anything: what it must not outlive
+      this.discardAfter = Array.isArray(msg.discardAfter) ? new Set(msg.discardAfter) : null;
       this.settleBoot.resolve(this);
       return this.runtime.bootReady(this, msg);
     }
@@ -185,11 +182,10 @@ export class PythonRuntime extends EventTarget {
     if (interpreter === this.lab) this.lab = null;
   }
 
-  /** Call `fn(*args)`: in a fresh grading interpreter (runner.api), or in the lab
-   * interpreter (labs.api). Resolves with its JSON result, or a stopped verdict.
-   * `given`: the files the exercise gives its learner's code. */
+  /** Call `fn(*args)` of runner.api in a fresh grading interpreter: a run of learner
+   * code. Resolves with its JSON result, or a stopped verdict. `given`: the files the
+   * exercise gives its learner's code. */
   call(fn, args, { timeoutMs = 0, onStart, given = null } = {}) {
-    if (LAB_FUNCTIONS.has(fn) || LEARNER_LAB_FUNCTIONS.has(fn)) return this.labCall(fn, args, timeoutMs, onStart);
     return this.runCall(fn, args, given, timeoutMs, onStart);
   }
 
@@ -226,7 +222,10 @@ export class PythonRuntime extends EventTarget {
     }
   }
 
-  async labCall(fn, args, timeoutMs, onStart) {
+  /** Call `fn(*args)` of labs.api, a function some lab declares, in the lab interpreter.
+   * One the lab interpreter named at boot as running the learner's saved code
+   * (`discardAfter`, from labs.api.DISCARD_AFTER) ends that interpreter afterwards. */
+  async labCall(fn, args, { timeoutMs = 0, onStart } = {}) {
     this.start();
     if (!this.lab) this.lab = new Interpreter(this, launchWorker(this.urls, { role: "lab", seed: await this.seedOrNothing() }));
     const lab = this.lab;
@@ -244,7 +243,8 @@ export class PythonRuntime extends EventTarget {
       return await lab.call(fn, args, null, started);
     } finally {
       clearTimeout(timer);
-      if (LEARNER_LAB_FUNCTIONS.has(fn)) lab.end("done"); // the learner's code ran there
+      // the learner's code ran there (and without the list, it may have)
+      if (!lab.discardAfter || lab.discardAfter.has(fn)) lab.end("done");
     }
   }
 

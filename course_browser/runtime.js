@@ -34,7 +34,7 @@ export function latestCall(status, waiting) {
     const mine = ++ticket;
     const rt = python();
     if (rt.state !== "ready") status.textContent = waiting;
-    const result = await rt.call(fn, args, { timeoutMs: 5000 });
+    const result = await rt.labCall(fn, args, { timeoutMs: 5000 });
     return mine === ticket ? result : null;
   };
 }

@@ -7,7 +7,9 @@
 //   {type: "call", id, fn, args, given?}  fn is a function of runner.api (or labs.api);
 //                                         given: {path: text}, the files the exercise gives
 // Worker -> main:
-//   {type: "progress", text}  {type: "ready", seconds}  {type: "boot-failed", error}
+//   {type: "progress", text}  {type: "ready", seconds, discardAfter?}  {type: "boot-failed", error}
+//        discardAfter (the lab interpreter): its functions that run the learner's saved
+//        code (labs.api.DISCARD_AFTER), read before any call; the page ends it after one
 //   {type: "seed", module, memory, files}   the first interpreter's compiled WebAssembly
 //        module, its pristine snapshot memory and course files, sent before it is ready,
 //        so later interpreters skip the download, the inflate and the compile
@@ -137,6 +139,15 @@ async function fetchFiles(urls) {
   return Object.assign({}, ...parts);
 }
 
+/** A Python list of text as a JavaScript array, its proxy released. */
+function listOf(proxy) {
+  try {
+    return proxy.toJs();
+  } finally {
+    proxy.destroy();
+  }
+}
+
 async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) {
   const started = performance.now();
   try {
@@ -174,7 +185,8 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
     const seconds = (done - started) / 1000;
     const timings = { importPyodideAndFiles: fetched - started, loadPyodide: loaded - fetched,
       courseAndGuard: done - loaded, ...booted.timings };
-    post({ type: "ready", seconds, timings, mode: booted.mode, kept,
+    const discardAfter = role === "lab" ? listOf(api.DISCARD_AFTER) : undefined;
+    post({ type: "ready", seconds, timings, mode: booted.mode, kept, discardAfter,
       snapshotBytes: booted.mode === "snapshot" || booted.mode === "seeded" ? pyodide._module.HEAP8.length : 0 });
   } catch (error) {
     post({ type: "boot-failed", error: String(error?.message || error) });

@@ -87,7 +87,7 @@ def nudge_errors(function, h):
 
 
 def trained_class(point=(1.5, 1.5)):
-    """The training lab's run (120 steps, as course_browser/training.js asks), then one point."""
+    """The training lab's run (120 steps, as course_browser/labs/training.js asks), then one point."""
     from labs.training import Run
     run = Run()
     run.train(120)

@@ -87,6 +87,15 @@ def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, 
     expect(boundary.locator(".course-training__legend li")).to_have_count(3)  # no test point here
 
 
+def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, site):
+    """The capstone runs the learner's saved code in the lab interpreter; the page ends
+    that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
+    the code reaches no later lab."""
+    seed_progress(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
+    train(page)
+    assert page.evaluate("window.__coursePython.lab") is None
+
+
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["mul-backward"] = mistake("mul-backward", "grad-for-data")

@@ -13,15 +13,15 @@
 //                       (labs/expression.py predictions, embedded at build time);
 //                       question.js then runs it like any number question.
 //   data-task="flat"    "write an L whose ∂L/∂a is 0 at the point" (flat-task.js).
-import FACTS from "../runner/facts.json" with { type: "json" };
-import { button, el, inserter, liveStatus, mountOnce } from "./dom.js";
-import { mountFlatTask } from "./flat-task.js";
-import { drawGraph, formula, layout } from "./graphview.js";
-import { fmt, svg } from "./svg.js";
-import { predictFirst } from "./predict.js";
-import { mountQuestion } from "./question.js";
-import { latestCall } from "./runtime.js";
-import { rememberInput } from "./lab.js";
+import FACTS from "../../runner/facts.json" with { type: "json" };
+import { button, el, inserter, liveStatus, mountOnce } from "../dom.js";
+import { mountFlatTask } from "../flat-task.js";
+import { drawGraph, formula, layout } from "../graphview.js";
+import { fmt, svg } from "../svg.js";
+import { predictFirst } from "../predict.js";
+import { mountQuestion } from "../question.js";
+import { latestCall } from "../runtime.js";
+import { rememberInput } from "../lab-input.js";
 
 const pageLevel = () => document.querySelector(".course-level[data-level]")?.dataset.level ?? location.pathname;
 const scopeOf = (root) => root.closest("article") || document;
@@ -42,7 +42,7 @@ function mountPredictions(root, start) {
   }
 }
 
-export function mountExpression(root) {
+export function mount(root) {
   if (!mountOnce(root)) return;
   const data = JSON.parse(root.dataset.expression);
   mountPredictions(root, data);

@@ -4,11 +4,11 @@
 // Then gradient descent on the same curve: step x against the engine's slope, at a
 // rate the learner picks. labs/tangent.py computes every number (the worker's
 // `tangent` call); this file only applies x − rate × slope and draws.
-import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "./dom.js";
-import { fmt, svg } from "./svg.js";
-import { extent, frame, polyline } from "./plots.js";
-import { latestCall, python } from "./runtime.js";
-import { rememberInput } from "./lab.js";
+import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
+import { fmt, svg } from "../svg.js";
+import { extent, frame, polyline } from "../plots.js";
+import { latestCall, python } from "../runtime.js";
+import { rememberInput } from "../lab-input.js";
 
 const FUNCTIONS = { quadratic: "f(x) = 3x² − 4x + 5", cubic: "g(x) = x³" };
 const STEPS = ["1", "0.1", "0.01", "0.001"];
@@ -32,7 +32,7 @@ export function tangentSegment(x0, y0, slope, [xLo, xHi], [yLo, yHi], span = 1.2
 
 const inside = ([px, py], [xLo, xHi], [yLo, yHi]) => px >= xLo && px <= xHi && py >= yLo && py <= yHi;
 
-export function mountTangent(root) {
+export function mount(root) {
   if (!mountOnce(root)) return;
   root.querySelector(".course-lab__static")?.remove();
   const ctx = {
@@ -163,7 +163,7 @@ function describe({ data, readout, figure, table }) {
 
 /** The engine's f and slope at x (the worker's `tangent`, whose point and gradient are all a step needs). */
 async function slopeAt({ h, fn }, x) {
-  const at = await python().call("tangent", [x, Number(h.value), fn.value], { timeoutMs: 5000 });
+  const at = await python().labCall("tangent", [x, Number(h.value), fn.value], { timeoutMs: 5000 });
   return { x, y: at.y0, slope: at.engine };
 }
 

@@ -3,12 +3,12 @@
 // reference engine, a few steps per call so progress shows; then one gradient
 // check per piece points at the blank behind any difference; the learner can read and
 // download the assembled engine as one file. It grants no progress.
-import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "./dom.js";
-import { boundaryLegend, drawDecisionBoundary } from "./boundary.js";
-import { lossChart, lossFigure } from "./plots.js";
-import { svg } from "./svg.js";
-import { progress } from "./progress.js";
-import { python } from "./runtime.js";
+import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
+import { boundaryLegend, drawDecisionBoundary } from "../boundary.js";
+import { lossChart, lossFigure } from "../plots.js";
+import { svg } from "../svg.js";
+import { progress } from "../progress.js";
+import { python } from "../runtime.js";
 
 const STEPS = 60;
 const CHUNK = 10;
@@ -28,7 +28,7 @@ export function learnerCodes(pieces) {
 
 const num = (v) => (v === null || v === undefined ? "not a number" : String(Number(v.toPrecision(6))).replace("-", "−"));
 
-export function mountCapstone(root) {
+export function mount(root) {
   if (!mountOnce(root)) return;
   const pieces = JSON.parse(root.dataset.pieces);
   root.querySelector(".course-lab__static")?.remove();
@@ -139,7 +139,7 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
 /** The per-piece gradient check: the rows say "checking…", then each result, then the verdict. */
 async function checkPieces(ctx, rt, codes, trainedAlike) {
   ctx.renderPieces(codes, null, true);
-  const checked = await rt.call("capstone_check", [codes], { timeoutMs: 30_000 });
+  const checked = await rt.labCall("capstone_check", [codes], { timeoutMs: 30_000 });
   if (checked?.error) throw new Error(checked.error);
   ctx.renderPieces(codes, checked.pieces);
   judge(ctx, checked.pieces, trainedAlike, Object.keys(codes).length);
@@ -181,7 +181,7 @@ async function trainSteps(ctx, rt, codes) {
   const losses = [], reference = [];
   let params = null, referenceParams = null, worst = 0;
   while (losses.length < STEPS) {
-    const chunk = await rt.call("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length), referenceParams], { timeoutMs: 30_000 });
+    const chunk = await rt.labCall("capstone_train", [codes, params, Math.min(CHUNK, STEPS - losses.length), referenceParams], { timeoutMs: 30_000 });
     if (chunk?.piece) { // a saved piece can't be used: say which, and mark the rows
       status.textContent = `Training stopped: your saved code for ${chunk.error}.`;
       await checkPieces(ctx, rt, codes, false);
@@ -203,7 +203,7 @@ async function trainSteps(ctx, rt, codes) {
 
 /** The trained network's decision boundary, computed by the learner's engine. */
 async function showBoundary({ boundary, boundaryFigure }, rt, codes, params) {
-  const grid = await rt.call("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
+  const grid = await rt.labCall("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
   if (grid?.z) {
     drawDecisionBoundary(boundary, grid);
     boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
@@ -225,7 +225,7 @@ function mountEngineFile(root, codes) {
   async function source() {
     const rt = python();
     if (rt.state !== "ready") note.textContent = "Waiting for Python to load…";
-    const made = await rt.call("capstone_engine", [codes()], { timeoutMs: 30_000 });
+    const made = await rt.labCall("capstone_engine", [codes()], { timeoutMs: 30_000 });
     if (made?.source) { note.textContent = ""; return made.source; }
     note.textContent = made?.piece ? `Your engine can't be written out: your saved code for ${made.error}.`
       : `Your engine can't be written out: ${made?.error || "Python did not answer"}.`;

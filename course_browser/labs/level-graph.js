@@ -4,29 +4,13 @@
 // recomputed by the worker when an input changes. A graph that comes with a
 // `wrong` walk (breadth-first) gets a button that steps backward in that order
 // instead, so the learner sees which gradient comes out wrong, and why.
-import { button, el, inserter, liveStatus, mountOnce } from "./dom.js";
-import { drawGraph, formula, layout } from "./graphview.js";
-import { fmt, svg } from "./svg.js";
-import { predictFirst } from "./predict.js";
-import { progress } from "./progress.js";
-import { latestCall } from "./runtime.js";
+import { button, el, inserter, liveStatus, mountOnce } from "../dom.js";
+import { drawGraph, formula, layout } from "../graphview.js";
+import { fmt, svg } from "../svg.js";
+import { predictFirst } from "../predict.js";
+import { latestCall } from "../runtime.js";
 
 let labCount = 0; // ids for the status line that a disabled button points at
-
-/** Keep a lab's control as the learner last set it, across reloads (progress.labs, in the
- * saved schema): restore it now and call `applied()` so the lab recomputes as if they had
- * just set it, then save it on every change. `name` names the control within its lab;
- * the key adds the page and which lab of that kind it is, so two labs never share one. */
-export function rememberInput(root, name, control, applied = () => {}) {
-  const same = [...document.querySelectorAll(`.course-lab[data-lab="${CSS.escape(root.dataset.lab || "")}"]`)];
-  const key = `${location.pathname}|${root.dataset.lab}#${Math.max(0, same.indexOf(root))}|${name}`;
-  const saved = progress.labInput(key);
-  if (typeof saved === "string" && saved !== control.value) {
-    control.value = saved;
-    if (control.value === saved) applied(); // a value the control no longer takes is left as built
-  }
-  control.addEventListener("change", () => progress.saveLabInput(key, control.value));
-}
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
 
@@ -53,7 +37,7 @@ function wrongVerdict(graph, rightSteps, grads) {
   return `Done, but wrong: ${off.map((n) => `∂${out}/∂${n.label} came out ${fmt(grads[n.id])}, not ${fmt(right[n.id])}`).join("; ")}. A node passed its gradient on before every node that uses it had added its part.`;
 }
 
-export function mountLab(root) {
+export function mount(root) {
   if (!mountOnce(root)) return;
   const ctx = {
     root,

@@ -5,18 +5,18 @@
 // clears the last run's pictures while it trains, and the earlier runs' loss curves
 // stay on the chart, dashed, so two learning rates can be compared; the learning rate
 // is kept across reloads.
-import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "./dom.js";
-import { fmt, svg } from "./svg.js";
-import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "./boundary.js";
-import { lossChart, lossFigure } from "./plots.js";
-import { python } from "./runtime.js";
-import { rememberInput } from "./lab.js";
+import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
+import { fmt, svg } from "../svg.js";
+import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "../boundary.js";
+import { lossChart, lossFigure } from "../plots.js";
+import { python } from "../runtime.js";
+import { rememberInput } from "../lab-input.js";
 
 const STEPS = 120;
 const CHUNK = 10;
 const KEPT = 3; // earlier runs on the chart: more would be a tangle
 
-export function mountTraining(root) {
+export function mount(root) {
   if (!mountOnce(root)) return;
   const ctx = {
     root,
@@ -107,7 +107,7 @@ function testPoint(ctx) {
   let probeTicket = 0;
   ctx.probe = async () => {
     const mine = ++probeTicket;
-    const net = await python().call("train_network", ctx.point, { timeoutMs: 5000 });
+    const net = await python().labCall("train_network", ctx.point, { timeoutMs: 5000 });
     if (mine === probeTicket && net && net.weights) drawNetwork(ctx, net);
   };
   let dragging = false;
@@ -167,9 +167,9 @@ async function trainRun(ctx) {
   progressBar.value = 0;
   try {
     if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
-    await rt.call("train_start", [1, Number(lr)], { timeoutMs: 10_000 });
+    await rt.labCall("train_start", [1, Number(lr)], { timeoutMs: 10_000 });
     while (losses.length < STEPS) {
-      const chunk = await rt.call("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
+      const chunk = await rt.labCall("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });
       if (!chunk?.losses) throw new Error("training was interrupted");
       losses.push(...chunk.losses);
       progressBar.value = losses.length;
@@ -178,7 +178,7 @@ async function trainRun(ctx) {
     }
     const earlier = runs.length ? ` The earlier ${runs.length === 1 ? "run is" : "runs are"} dashed on the chart.` : "";
     status.textContent = `Trained with learning rate ${lr}: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.${earlier}`;
-    ctx.grid = await rt.call("train_boundary", [], { timeoutMs: 30_000 });
+    ctx.grid = await rt.labCall("train_boundary", [], { timeoutMs: 30_000 });
     ctx.pictures.hidden = false;
     ctx.view = drawDecisionBoundary(ctx.boundary, ctx.grid, ctx.point);
     await ctx.probe();
