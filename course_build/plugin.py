@@ -223,6 +223,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return context
 
     def page_tags(self, content, url, config):
+        """The values for a page of this `content` (its HTML) at `url`: the runtime's settings,
+        and each inline script the page's blocks want, or None."""
         prefix = "../" * url.count("/") if config.use_directory_urls else ""
         snapshot = self.built_snapshot()
         exercise = 'class="course-exercise"' in content
