@@ -1,7 +1,7 @@
 // Bundle the browser runtime with esbuild: minified ES modules with content hashes.
 //   course.js   every page: progress, questions, locks, quiz, lab, Python client
-//   early.js    a tiny classic script the plugin inlines in the <head> of pages with
-//               code or a lab: starts Python at once (not hashed: it is inlined)
+//   inline      the classic scripts a page inlines (inline.mjs), as
+//               dist/<name>.inline.js: not hashed, the build reads them and ships none
 //   editor-*.js split chunk, loaded only on pages with an exercise (CodeMirror 6)
 //   <lab>-*.js  a chunk per lab widget (labs/<lab>.js), loaded only on pages with that
 //               lab; the graph labs share a chunk with the layout library (dagre)
@@ -12,6 +12,7 @@ import { build } from "esbuild";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { INLINE, inlineScript } from "./inline.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outdir = join(here, "dist");
@@ -48,15 +49,10 @@ for (const [file, info] of Object.entries(result.metafile.outputs)) {
   if (!(source in entries) || file.endsWith(".map")) continue;
   manifest[entries[source]] = relative(outdir, resolve(file)).replace(/\\/g, "/");
 }
-await build({
-  entryPoints: [join(here, "early.js")],
-  bundle: true,
-  format: "iife",
-  minify: true,
-  target: "es2020",
-  outfile: join(outdir, "early.inline.js"),
-  logLevel: "warning",
-});
-manifest["early.js"] = "early.inline.js";
+manifest.inline = {};
+for (const name of INLINE) {
+  manifest.inline[name] = `${name}.inline.js`;
+  writeFileSync(join(outdir, manifest.inline[name]), await inlineScript(name));
+}
 writeFileSync(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
 console.log("runtime bundle:", manifest);

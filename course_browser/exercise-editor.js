@@ -14,7 +14,7 @@ let keysHelpShown = false;
  * the page is left. */
 export function codeEditor(ctx) {
   const { slot, draft, starter } = ctx;
-  // The plain-text editor may hold the saved code already (drafts.inline.js) and what
+  // The plain-text editor may hold the saved code already (drafts.js) and what
   // the learner typed before this ran: that wins. Otherwise the saved code, or the starter.
   const typedEarly = draft.value !== draft.defaultValue;
   const saved = progress.code(slot);

@@ -1,6 +1,7 @@
 """The site's Content-Security-Policy.
 
-Every page declares it in a `<meta http-equiv>` at the top of its `<head>`, and
+Every page declares it in a `<meta http-equiv>` at the top of its `<head>` (the
+theme's template, course_build/templates/main.html, writes it with a placeholder), and
 `_headers` (Netlify / Cloudflare Pages format) declares it for every path, so the
 Python worker gets it too where the host honours that file (a worker takes its
 policy from its script's response, never from a meta tag; the service worker adds
@@ -18,7 +19,6 @@ import hashlib
 import re
 
 PLACEHOLDER = "__COURSE_CSP__"
-META = f'<meta http-equiv="Content-Security-Policy" content="{PLACEHOLDER}">'
 _SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script\s*>", re.S | re.I)
 _TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]+)""", re.I)
 _JS_TYPES = {"", "module", "text/javascript", "application/javascript", "text/ecmascript"}
@@ -63,29 +63,27 @@ def policy(script_hashes, header=False, dev=False):
     return "; ".join(d.strip() for d in directives)
 
 
-def add_meta(html_text):
-    """Put the policy's placeholder at the top of the <head> (a meta policy covers only what
-    follows it), just after <meta charset> (which must stay in the first 1024 bytes)."""
-    if PLACEHOLDER in html_text:
-        return html_text
-    charset = re.search(r"<meta\s+charset[^>]*>", html_text[:2048], re.I)
-    if charset:
-        return html_text[: charset.end()] + "\n" + META + html_text[charset.end():]
-    return re.sub(r"<head(\s[^>]*)?>", lambda m: m.group(0) + "\n" + META, html_text, count=1, flags=re.I)
+class PolicyError(Exception):
+    """A page of the site has no place for the policy."""
 
 
-def finalize(site, script_hashes, dev=False):
-    """Write the policy into every page of the built site (pages the plugin never saw,
-    like 404.html, get the meta tag here); returns the policy for the `_headers` file."""
+def finalize(site, dev=False):
+    """Fill in the policy in every page of the built site; returns it for the `_headers` file.
+
+    The one step that rewrites pages after they are rendered: the policy names the hash of
+    every inline script of the whole site (see above), so no page's policy is known until
+    the last page is written. The theme's template put the placeholder in each page."""
     pages = {path: path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
-    hashes = set(script_hashes)
+    missing = sorted(str(path.relative_to(site)) for path, text in pages.items() if PLACEHOLDER not in text)
+    if missing:
+        raise PolicyError(f"no Content-Security-Policy placeholder in {', '.join(missing)}: "
+                          "the theme's main.html must extend course_build/templates/main.html")
+    hashes = set()
     for text in pages.values():
         hashes |= inline_script_hashes(text)
     meta_value = policy(hashes, dev=dev)
     for path, text in pages.items():
-        updated = add_meta(text).replace(PLACEHOLDER, meta_value, 1)
-        if updated != text:
-            path.write_text(updated, encoding="utf-8")
+        path.write_text(text.replace(PLACEHOLDER, meta_value, 1), encoding="utf-8")
     return policy(hashes, header=True, dev=dev)
 
 

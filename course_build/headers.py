@@ -1,8 +1,8 @@
 """The site's `_headers` file (the Netlify / Cloudflare Pages format), read back.
 
-The plugin writes it; the service worker's policy (offline.py) and the local static
-server (tools/site_server.py) both read it through `header_rules`, so what the tests
-serve is what the build declared for a host.
+The plugin writes it and never reads it back; the local static server
+(tools/site_server.py), which every test serves the site with, reads it here, so what
+the tests get is what the build declared for a host.
 """
 
 from pathlib import Path

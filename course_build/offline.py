@@ -4,7 +4,7 @@ Pages are listed as their folder URL ("autograd/", not "autograd/index.html"),
 the way Material links and navigates to them. Each is listed with the SHA-256 of
 its bytes: the service worker serves a cached copy only if it still has them
 (Cache Storage is writable by any script of the origin). The site's
-Content-Security-Policy (from `_headers`, when the build wrote one) goes in too:
+Content-Security-Policy (the header the build writes into `_headers`) goes in too:
 the worker adds it to what it serves from the cache where the host sent none.
 The `.br` / `.gz` copies of course_build/precompress.py are not precached: they are
 the same files, sent compressed by a host that serves them, and decoded by the browser
@@ -38,23 +38,8 @@ def _file(site, rel):
     return site / (rel + "index.html" if rel.endswith("/") else rel)
 
 
-def site_csp(site):
-    """The Content-Security-Policy `_headers` gives every path (`/*`, or `/sub/path/*`), or None."""
-    headers = site / "_headers"
-    if not headers.is_file():
-        return None
-    rule = None
-    for line in headers.read_text().splitlines():
-        if line.startswith("#"):
-            continue
-        if line and not line[0].isspace():
-            rule = line.strip()
-        elif rule and rule.endswith("/*") and line.strip().lower().startswith("content-security-policy:"):
-            return line.strip().partition(":")[2].strip()
-    return None
-
-
-def write_service_worker(site, template):
+def write_service_worker(site, template, policy):
+    """Write sw.js from `template`: its version, the hash of every precached file, and `policy`."""
     paths = precache_list(site)
     digest = hashlib.sha256()
     hashes = {}
@@ -66,6 +51,6 @@ def write_service_worker(site, template):
     source = template.read_text()
     source = (source.replace("__VERSION__", digest.hexdigest()[:12])
               .replace("__HASHES__", json.dumps(hashes, indent=0))
-              .replace("__CSP__", json.dumps(site_csp(site))))
+              .replace("__CSP__", json.dumps(policy)))
     (site / "sw.js").write_text(source)
     return paths

@@ -11,7 +11,6 @@ mistakes' signatures), which the page keeps and never sends to the worker. Pyodi
 `site/assets/pyodide/`. Nothing is loaded from another origin.
 """
 
-import html
 import json
 import os
 import re
@@ -31,7 +30,6 @@ import engine
 import labs
 import runner
 from grader.catalog import ExerciseError, load_all
-from runner.facts import BLANK, STORAGE
 
 from . import csp, precompress
 from .blocks import CourseBlocksExtension
@@ -57,16 +55,8 @@ CACHE_HEADERS = """{base}/assets/course/*
 {base}/assets/pyodide/*
   Cache-Control: public, max-age=31536000, immutable
 """
-UNSHIPPED = ("manifest.json", "early.inline.js")
 BROWSER = Path(__file__).resolve().parent.parent / "course_browser"
-RESTORE_DRAFTS = ((BROWSER / "drafts.inline.js").read_text(encoding="utf-8")
-                  .replace("__STORAGE_KEY__", STORAGE["key"])
-                  .replace("__SCHEMA_VERSION__", str(STORAGE["schema_version"]))
-                  .replace("__BLANK__", BLANK))
-# Marks the page as scripted before its first paint: course.css hides every locked part
-# until level.js has read which are open (no answer flashes by), while a page read with no
-# JavaScript shows all of it.
-MARK_SCRIPTED = 'document.documentElement.classList.add("course-js")'
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 UNREAD_BLOCK = re.compile(r"<p>/{3,} *(exercise|question|locked|quiz|level|recap|lab|course-map)\b[^\n]*")
 
 
@@ -107,7 +97,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.grading = proved_grading_data(self.exercises)  # `make build` refuses what `grader prove` refuses
         self.exercise_files, self.exercises_dir_name = exercise_files(self.exercises, self.grading)
         self.pyodide_version = json.loads((Path(self.config.pyodide_dir) / "package.json").read_text())["version"]
-        self.early_start = (self.runtime / self.manifest["early.js"]).read_text(encoding="utf-8").strip()
+        # the classic scripts pages inline (course_browser/inline.mjs), by name
+        self.inline = {name: (self.runtime / file).read_text(encoding="utf-8").strip()
+                       for name, file in self.manifest["inline"].items()}
         self.runtime_config = {
             "files": self.files_name, "labs": self.labs_name, "worker": self.manifest["worker.js"],
             "exercises": self.exercises_dir_name,
@@ -128,6 +120,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if not config.site_url:
             log.warning("course: site_url is unset: canonical links, the sitemap and the 404 page under a "
                         "sub-path need it; build with SITE_URL=https://your.host/path/ (docs/instructors.md)")
+        _add_templates(config.theme)
         config.markdown_extensions.append(CourseBlocksExtension(exercises=self.exercises, preview=self.preview))
         config.extra_css.append(f"{ASSETS}/{self.manifest['course.css']}")
         script = ExtraScriptValue(f"{ASSETS}/{self.manifest['course.js']}")
@@ -151,9 +144,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         assets = site / ASSETS
         if assets.exists():
             shutil.rmtree(assets)
-        # the bundler's manifest and the inlined early script are read by the build, not fetched:
+        # the bundler's manifest and the inline scripts are read by the build, not fetched:
         # unhashed, they have no place under a year-long cache name
-        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built", *UNSHIPPED))
+        unshipped = ("manifest.json", *self.manifest["inline"].values())
+        shutil.copytree(self.runtime, assets, ignore=shutil.ignore_patterns(".built", *unshipped))
         (assets / self.files_name).write_bytes(self.files_bytes)
         (assets / self.labs_name).write_bytes(self.labs_bytes)
         folder = assets / self.exercises_dir_name
@@ -172,8 +166,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if snapshot:
             (assets / snapshot.name).write_bytes(snapshot.data)
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
-        header_policy = csp.finalize(site, getattr(self, "csp_hashes", set()), dev=self.serving)
-        self.csp_hashes = set()
+        try:
+            header_policy = csp.finalize(site, dev=self.serving)
+        except csp.PolicyError as e:
+            raise PluginError(f"course: {e}") from None
         base = urlsplit(config.site_url or "/").path.rstrip("/")
         (site / "_headers").write_text(csp.headers_block(header_policy, base) + CACHE_HEADERS.format(base=base)
                                        + precompress.HEADERS_NOTE)
@@ -183,7 +179,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             log.info("course: %s, live reload on", "instructor's preview (every lock open, every answer shown)"
                      if self.preview else "serving")
             return
-        write_service_worker(site, BROWSER / "sw.js")
+        write_service_worker(site, BROWSER / "sw.js", header_policy)
         # last: .br and .gz copies of the finished files (sw.js and the pages included)
         packed = precompress.precompress(site)
         log.info("precompressed %d files: %.1f MB -> %.1f MB brotli, %.1f MB gzip (%d compressed now, %.1f s)",
@@ -213,30 +209,48 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                               f"(check its options): {match.group(0)[3:80]!r}")
         return exclude_hidden(hanging_indent(render_math(html_text, page.file.src_path)))
 
-    def on_post_page(self, output, page, config):
-        """Tell the runtime where its hashed files are (one meta tag, no extra request),
-        start Python from the <head> where the page needs it, and preload the editor."""
-        prefix = "../" * page.url.count("/") if config.use_directory_urls else ""
+    def on_env(self, env, config, files):
+        """Every page the theme renders (the 404 page too) declares the policy's placeholder,
+        which csp.finalize fills in once the whole site is written."""
+        env.globals["course_csp"] = csp.PLACEHOLDER
+        return env
+
+    def on_page_context(self, context, page, config, nav):
+        """What templates/main.html emits for this page: where the runtime's hashed files are
+        (one meta tag, no extra request) and, where the page needs them, the inline scripts
+        and the editor's preloads."""
+        context["course"] = self.page_tags(page.content, page.url, config)
+        return context
+
+    def page_tags(self, content, url, config):
+        """The values for a page of this `content` (its HTML) at `url`: the runtime's settings,
+        and each inline script the page's blocks want, or None."""
+        prefix = "../" * url.count("/") if config.use_directory_urls else ""
         snapshot = self.built_snapshot()
-        runtime = html.escape(json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/",
-                                          "snapshot": snapshot.config() if snapshot else None}), quote=True)
-        head = [f'<meta name="course-runtime" content="{runtime}">']
-        if "course-locked" in output or "course-recap" in output:
-            head.append(f"<script>{MARK_SCRIPTED}</script>")
-        if 'class="course-exercise"' in output or 'class="course-lab"' in output:
+        exercise = 'class="course-exercise"' in content
+        wanted = {
+            "scripted": "course-locked" in content or "course-recap" in content,
             # Python starts while the page is still parsing (see course_browser/early.js)
-            head.append(f"<script>{self.early_start}</script>")
-        if 'class="course-exercise"' in output:
+            "early": exercise or 'class="course-lab"' in content,
+            # saved code into the plain-text editors before the first paint (course_browser/drafts.js)
+            "drafts": 'class="course-draft"' in content,
+        }
+        return {
+            "runtime": json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/",
+                                   "snapshot": snapshot.config() if snapshot else None}),
+            **{name: self.inline[name] if wanted[name] else None for name in wanted},
             # fetch the editor while the page parses, not after course.js asks for it
-            for key in ("editor.js", "exercise.js"):
-                head.append(f'<link rel="modulepreload" href="{prefix}{ASSETS}/{self.manifest[key]}">')
-        output = output.replace("</head>", "\n".join(head) + "\n</head>", 1)
-        if 'class="course-draft"' in output:
-            # saved code into the plain-text editors before the first paint (see drafts.inline.js)
-            output = output.replace("</article>", f"<script>{RESTORE_DRAFTS}</script>\n</article>", 1)
-        # the Content-Security-Policy: its meta tag now, the whole site's script hashes in on_post_build
-        self.csp_hashes = getattr(self, "csp_hashes", set()) | csp.inline_script_hashes(output)
-        return csp.add_meta(output)
+            "preload": [f"{prefix}{ASSETS}/{self.manifest[key]}" for key in ("editor.js", "exercise.js")]
+            if exercise else [],
+        }
+
+
+def _add_templates(theme):
+    """Put templates/main.html before the theme's own, after the author's `custom_dir`
+    (which may override it): any site the plugin builds gets the course's tags."""
+    position = 1 if theme.custom_dir else 0
+    if str(TEMPLATES) not in theme.dirs:
+        theme.dirs.insert(position, str(TEMPLATES))
 
 
 def _shown(path):

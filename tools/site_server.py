@@ -5,6 +5,12 @@ which Material's instant navigation learns which links it may load in place. The
 takes SITE_URL (below); the server sends the sitemap with that origin replaced by the
 one the request came to, so one build serves on any port, as many times as needed.
 
+Each response carries the headers the site's `_headers` file gives its path, read
+through course_build/headers.py (the one reader of that file), and a missing path gets
+the site's 404.html with status 404, as GitHub Pages, Netlify and Cloudflare Pages send.
+`headers=False` is a host that ignores `_headers`. `mount` is the URL path the site is
+served under (a project site on GitHub Pages: site_url's path).
+
 `isolated=True` adds the COOP/COEP headers that make the page cross-origin
 isolated (SharedArrayBuffer, so runaway code is interrupted, not restarted).
 `precompressed=True` sends a file's `.br` or `.gz` copy (see
@@ -71,7 +77,9 @@ class Handler(SimpleHTTPRequestHandler):
     precompressed = False
     vary = False  # this response's file has precompressed copies
     rules = ()
+    mount = "/"
     sent = None  # a dict path -> bytes, when counting
+    requests = None  # a list of every path asked for, when recording
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript"}
 
@@ -92,9 +100,17 @@ class Handler(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def translate_path(self, path):
+        return super().translate_path("/" + path[len(self.mount):])
+
     def send_head(self):
         self.vary = False
-        if self.path.split("?")[0] == SITEMAP:
+        if self.requests is not None:
+            self.requests.append(self.path)
+        if not self.path.startswith(self.mount):
+            self.send_error(404)
+            return None
+        if self.path.split("?")[0] == self.mount + SITEMAP.lstrip("/"):
             return self._sitemap_head()
         if self.precompressed:
             copy = self._precompressed_head()
@@ -104,7 +120,7 @@ class Handler(SimpleHTTPRequestHandler):
 
     def _sitemap_head(self):
         """The sitemap for the origin asked (the Host header), not the one the build named."""
-        path = Path(self.translate_path(SITEMAP))
+        path = Path(self.translate_path(self.mount + SITEMAP.lstrip("/")))
         if not path.is_file():
             return super().send_head()
         body = path.read_text().replace(SITE_URL, f"http://{self.headers.get('Host', '127.0.0.1')}/").encode()
@@ -146,6 +162,19 @@ class Handler(SimpleHTTPRequestHandler):
         self.end_headers()
         return f
 
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return None
+
     def copyfile(self, source, outputfile):
         if self.sent is None:
             return super().copyfile(source, outputfile)
@@ -155,11 +184,13 @@ class Handler(SimpleHTTPRequestHandler):
         outputfile.write(data)
 
 
-def serve(directory, isolated=False, sent=None, precompressed=False):
+def serve(directory, isolated=False, sent=None, precompressed=False, headers=True, mount="/", requests=None):
     """Start a server on a free port in a thread; returns (server, port).
-    `sent`, a dict, collects the body bytes sent per path (compressed, where a copy was sent)."""
+    `sent`, a dict, collects the body bytes sent per path (compressed, where a copy was sent);
+    `requests`, a list, every path asked for, found or not."""
+    rules = property(lambda self: header_rules(directory)) if headers else ()
     handler = type("CourseHandler", (Handler,), {"isolated": isolated, "sent": sent, "precompressed": precompressed,
-                                                 "rules": property(lambda self: header_rules(directory))})
+                                                 "rules": rules, "mount": mount, "requests": requests})
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from runner.facts import STORAGE
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
@@ -199,9 +201,17 @@ def test_each_page_loads_only_the_runtime_it_needs(site):
     assert "&#34;base&#34;: &#34;../assets/course/&#34;" in head("alive").replace("&quot;", "&#34;")
     index = (site / "index.html").read_text()
     assert early not in index and "chunks/editor." not in index
-    assert "course-draft" not in index and 'localStorage.getItem("byoa-progress")' not in index
+    drafts = f"<script>{inline_script('drafts')}</script>"  # saved code, before the first paint
+    assert STORAGE["key"] in drafts
+    assert "course-draft" not in index and drafts not in index
     article = (site / "autograd/index.html").read_text().split("<article")[1]
-    assert 'localStorage.getItem("byoa-progress")' in article.split("</article>")[0]
+    assert drafts in article.split("</article>")[0]
+
+
+def inline_script(name):
+    """A classic script as the bundler built it (course_browser/inline.mjs) for pages to inline."""
+    dist = ROOT / "course_browser/dist"
+    return (dist / json.loads((dist / "manifest.json").read_text())["inline"][name]).read_text().strip()
 
 
 def test_math_is_rendered_at_build_time(site):

@@ -3,16 +3,13 @@ the worker drops its network and storage powers once Python is up, and every pag
 (and the worker, where the host sends `_headers`) runs under a Content-Security-Policy
 that no page of the course violates."""
 
-import functools
 import re
-import threading
-from http.server import ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
 
 from course_build.headers import header_rules
-from tools.site_server import Handler, serve
+from tools.site_server import serve
 
 from .conftest import PYTHON_READY, wait_until
 from .helpers import LEVEL, check, exercise, open_skip_test
@@ -54,23 +51,18 @@ def python_worker(page):
     raise AssertionError(f"no Python worker among {[w.url for w in page.workers]}")
 
 
-@pytest.fixture(scope="module")
-def listener():
-    """A server on another origin that counts the requests it gets."""
+def other_origin(directory):
+    """A server on another origin (localhost, where the course is at 127.0.0.1) that records
+    every request it gets; returns (server, origin, the list of paths asked for)."""
     hits = []
+    server, port = serve(directory, requests=hits)
+    return server, f"http://localhost:{port}", hits
 
-    class Counting(Handler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript")
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.end_headers()
-            self.wfile.write(b"export default 1;")
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://localhost:{server.server_address[1]}", hits
+@pytest.fixture(scope="module")
+def listener(tmp_path_factory):
+    server, origin, hits = other_origin(tmp_path_factory.mktemp("other-origin"))
+    yield origin, hits
     server.shutdown()
 
 
@@ -80,11 +72,8 @@ def built(built_site):
     would) and with no headers at all (a host that ignores that file)."""
     directory = built_site
     server, port = serve(directory)
-    url = f"http://127.0.0.1:{port}"
-    handler = type("Plain", (Handler,), {"rules": ()})
-    plain = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
-    threading.Thread(target=plain.serve_forever, daemon=True).start()
-    yield {"directory": directory, "headers": url, "plain": f"http://127.0.0.1:{plain.server_address[1]}"}
+    plain, plain_port = serve(directory, headers=False)
+    yield {"directory": directory, "headers": f"http://127.0.0.1:{port}", "plain": f"http://127.0.0.1:{plain_port}"}
     server.shutdown()
     plain.shutdown()
 

@@ -4,20 +4,19 @@ is the build's (Cache Storage is writable by any script of the origin), and lets
 request of its pages or workers leave the origin."""
 
 import shutil
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from course_build.headers import site_header
 from course_build.offline import write_service_worker
 from grader import catalog
 from tools.site_server import serve
 
 from .helpers import answer, check, exercise, replace_code
-from .test_hardening import python_ready, wait_until
+from .test_hardening import other_origin, python_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SW_READY = "navigator.serviceWorker.controller !== null"
@@ -33,13 +32,21 @@ def own_site(tmp_path_factory, built_site):
     server.shutdown()
 
 
-def test_course_works_offline_after_one_visit(browser, own_site):
-    _, url = own_site
+def controlled_page(browser, url, python=True):
+    """A page at `url` in a context that lets service workers in, once (with `python`) Python
+    is up and the service worker controls the page; returns (context, page)."""
     context = browser.new_context(service_workers="allow")
     page = context.new_page()
-    page.goto(url + "/autograd/")
-    python_ready(page)
+    page.goto(url)
+    if python:
+        python_ready(page)
     wait_until(page, SW_READY, timeout=120_000)
+    return context, page
+
+
+def test_course_works_offline_after_one_visit(browser, own_site):
+    _, url = own_site
+    context, page = controlled_page(browser, url + "/autograd/")
     context.set_offline(True)
     page.goto(url + "/accumulate/")  # never visited, Python loads from the cache
     python_ready(page)
@@ -52,15 +59,12 @@ def test_course_works_offline_after_one_visit(browser, own_site):
 
 def test_a_new_build_replaces_the_old_cache(browser, own_site):
     directory, url = own_site
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
-    page.goto(url + "/")
-    wait_until(page, SW_READY, timeout=120_000)
+    context, page = controlled_page(browser, url + "/", python=False)
     first = page.evaluate("caches.keys()")
     assert len(first) == 1
     index = directory / "index.html"  # a new build: one page changes, so does sw.js
     index.write_text(index.read_text().replace("</article>", "<p>New in this build.</p></article>", 1))
-    write_service_worker(directory, ROOT / "course_browser/sw.js")
+    write_service_worker(directory, ROOT / "course_browser/sw.js", site_header(directory, "Content-Security-Policy"))
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     wait_until(page, f"caches.keys().then(k => k.length === 1 && k[0] !== {first[0]!r})", timeout=120_000)
     page.reload()
@@ -84,13 +88,9 @@ def course_script(page):
 
 def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
     _, url = own_site
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
+    context, page = controlled_page(browser, url + "/autograd/")
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(url + "/autograd/")
-    python_ready(page)
-    wait_until(page, SW_READY, timeout=120_000)
     script = course_script(page)
     assert page.evaluate(POISON, [script, "alert(1)"])
     assert page.evaluate(POISON, ["accumulate/", "<script>alert(2)</script>"])
@@ -124,23 +124,10 @@ def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
     context.close()
 
 
-def test_no_request_leaves_the_origin(browser, own_site):
+def test_no_request_leaves_the_origin(browser, own_site, tmp_path):
     _, url = own_site
-    hits = []
-
-    class Counting(BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    other = f"http://localhost:{server.server_address[1]}/leak?secret=1"
+    server, origin, hits = other_origin(tmp_path)
+    other = f"{origin}/leak?secret=1"
     # no CSP here (bypassed), so only the service worker stands between the page and the other origin
     context = browser.new_context(service_workers="allow", bypass_csp=True)
     page = context.new_page()

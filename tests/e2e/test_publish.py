@@ -2,53 +2,30 @@
 (https://user.github.io/<repo>/): built with that site_url, the pages, the 404 page
 and Python all work from /course/, and canonical links name the real address."""
 
-import functools
 import os
 import subprocess
 import sys
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from course_build.headers import header_rules
-from tools.site_server import Handler
+from tools.site_server import serve
 
 from .helpers import answer
-from .test_hardening import python_ready, wait_until
+from .test_offline import controlled_page
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNT = "/course/"
 
 
-class SubPathHandler(Handler):
-    """The site under /course/, and its 404.html (status 404) for any missing path, as
-    GitHub Pages, Netlify and Cloudflare Pages do."""
-
-    def send_error(self, code, message=None, explain=None):
-        page = Path(self.directory) / MOUNT.strip("/") / "404.html"
-        if code != 404 or not page.is_file():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-        return None
-
-
 @pytest.fixture(scope="module")
 def published(tmp_path_factory):
-    root = tmp_path_factory.mktemp("host")
-    site = root / MOUNT.strip("/")
-    handler = type("H", (SubPathHandler,), {"rules": property(lambda self: header_rules(site))})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}{MOUNT}"
+    """The site under /course/, with its 404.html (status 404) for any missing path, as
+    GitHub Pages, Netlify and Cloudflare Pages serve a project site."""
+    site = tmp_path_factory.mktemp("host") / MOUNT.strip("/")
+    server, port = serve(site, mount=MOUNT)
+    url = f"http://127.0.0.1:{port}{MOUNT}"
     env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
                    cwd=ROOT, env=env, check=True)
@@ -73,12 +50,8 @@ def test_the_404_page_works_at_any_depth(page, published):
 
 def test_a_level_works_under_the_sub_path(browser, published):
     _, url = published
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
-    page.goto(url + "accumulate/")
-    python_ready(page)
+    context, page = controlled_page(browser, url + "accumulate/")
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
-    wait_until(page, "navigator.serviceWorker.controller !== null", timeout=120_000)
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)") == MOUNT
     context.close()
 

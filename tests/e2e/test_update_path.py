@@ -24,6 +24,7 @@ from tools.site_server import serve
 
 from .helpers import answer, check, exercise, replace_code
 from .test_hardening import python_ready, wait_until
+from .test_offline import controlled_page
 
 ROOT = Path(__file__).resolve().parents[2]
 MISTAKE = "fixes-only-add"
@@ -67,13 +68,9 @@ def mistake_verdict(page):
 def test_a_new_build_reaches_a_returning_learner(browser, course):
     site, exercises, port, url = course
     old_message = next(m.message for m in load("diamond").mistakes if m.name == MISTAKE)
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
-    page.goto(url + "/accumulate/")
-    python_ready(page)
+    context, page = controlled_page(browser, url + "/accumulate/")
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")  # the learner's progress
     expect(mistake_verdict(page)).to_contain_text(old_message[:30])
-    wait_until(page, "navigator.serviceWorker.controller !== null", timeout=120_000)
 
     toml = exercises / "diamond" / "exercise.toml"
     toml.write_text(toml.read_text().replace(old_message, NEW_MESSAGE))
@@ -96,12 +93,8 @@ def test_the_new_build_is_what_a_returning_learner_gets_offline(browser, course)
     site, exercises, port, url = course
     toml = exercises / "diamond" / "exercise.toml"
     message = next(m.message for m in load("diamond").mistakes if m.name == MISTAKE)
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
-    page.goto(url + "/accumulate/")
-    python_ready(page)
+    context, page = controlled_page(browser, url + "/accumulate/")
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
-    wait_until(page, "navigator.serviceWorker.controller !== null", timeout=120_000)
     first_cache = page.evaluate("caches.keys()")
     text = toml.read_text()
     toml.write_text(text.replace(NEW_MESSAGE if NEW_MESSAGE in text else message, message + " (v3)"))
