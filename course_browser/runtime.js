@@ -12,8 +12,18 @@ export function python() {
   instance = new PythonRuntime(config);
   instance.assetsBase = config.base;
   instance.exercisesBase = config.exercisesBase;
-  globalThis.__coursePython = instance; // for tests and benchmarks
+  globalThis.__coursePython = instance; // early.js looks here; so do the benchmarks
+  showState(instance);
   return instance;
+}
+
+/** Python's state (idle, loading, ready, failed) as `data-python` on the page's root:
+ * what every exercise's status line says in words ("Loading Python…"), in a form that
+ * a script driving the page (a test, a benchmark) can wait on. */
+function showState(rt) {
+  const root = document.documentElement;
+  root.dataset.python = rt.state;
+  rt.addEventListener("state", ({ detail }) => { root.dataset.python = detail.state; });
 }
 
 /** Start Python as soon as the browser is idle, not at the first click. */

@@ -3,11 +3,13 @@
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tools.site_server import serve
 
 CHROMIUM = "/usr/bin/chromium"
-PYTHON_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+# Python's state as the page shows it (runtime.js: data-python on the root element)
+PYTHON_READY = "document.documentElement.dataset.python === 'ready'"
 
 
 def pytest_collection_modifyitems(items):
@@ -66,12 +68,10 @@ def wait_until(page, expression, timeout=60_000):
     while not page.evaluate(f"async () => !!(await ({expression}))"):
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout} ms waiting for {expression}")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(50)  # between polls: what is waited on is `expression`
 
 
-def wait_for_python(page):
-    try:
-        wait_until(page, PYTHON_READY)
-    except TimeoutError:
-        state = page.evaluate("window.__coursePython ? [window.__coursePython.state, window.__coursePython.progress] : null")
-        raise AssertionError(f"Python did not become ready: {state}") from None
+def wait_for_python(page, timeout=60_000):
+    """Wait until Python is ready for a Run or a Check, as the page says (data-python);
+    a failure names the state it stopped in ("loading", "failed")."""
+    expect(page.locator("html")).to_have_attribute("data-python", "ready", timeout=timeout)

@@ -1,11 +1,8 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
-import json
 import re
-import time
-from pathlib import Path
 
-from playwright.sync_api import Error, expect
+from playwright.sync_api import expect
 
 from .conftest import wait_for_python
 
@@ -14,45 +11,19 @@ LEVEL = "/autograd/"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
-# where and in which schema course_browser/progress.js keeps the learner's progress
-STORAGE = json.loads((Path(__file__).resolve().parents[2] / "runner/facts.json").read_text())["storage"]
-
-
-def progress(levels=None, code=None, **fields):
-    """Saved progress as progress.js writes it: {level: {"items": ..., "cleared": ...}}, {slot: code}."""
-    return {"version": STORAGE["schema_version"], "levels": levels or {}, "code": code or {}, **fields}
-
-
-def solved(*items):
-    """A level's entry with these items (questions, exercises) solved."""
-    return {"items": {item: {"solved": True} for item in items}}
-
-
-def seed_progress(page, data):
-    """Make `data` the saved progress the page finds on its first load (before any script of
-    the course runs). Once per tab: a reload or a later page keeps what the course saved since."""
-    flag = "byoa-test-seeded"
-    page.add_init_script(f"""if (!sessionStorage.getItem({flag!r})) {{
-        localStorage.setItem({STORAGE["key"]!r}, {json.dumps(json.dumps(data))});
-        sessionStorage.setItem({flag!r}, "1");
-    }}""")
-
-
-def saved_progress(page):
-    """The progress the course has saved in this page's storage, or None."""
-    text = page.evaluate("(key) => localStorage.getItem(key)", STORAGE["key"])
-    return None if text is None else json.loads(text)
-
-
 def open_skip_test(page):
     """The skip test is folded away until a learner asks for it: ask, as a learner would
-    (a no-op where the page's scripts don't run, and where it is open already)."""
-    try:
-        page.wait_for_function("() => !document.querySelector('.course-quiz') || document.querySelector('.course-quiz[data-offer]')",
-                               timeout=5000)
-        page.evaluate("() => document.querySelector('.course-quiz[data-offer=\"folded\"] .course-quiz__toggle')?.click()")
-    except Error:
-        pass
+    (a no-op where it is open already, and where the page's scripts don't run)."""
+    quiz = page.locator(".course-quiz")
+    if not quiz.count():  # in the page's HTML: there once the page has loaded
+        return
+    try:  # level.js offers it (data-offer) as soon as the page's scripts run
+        expect(quiz).to_have_attribute("data-offer", re.compile(r"^(folded|open)$"), timeout=5000)
+    except AssertionError:
+        return
+    if quiz.get_attribute("data-offer") == "folded":
+        quiz.locator(".course-quiz__toggle").click()
+        expect(quiz).to_have_attribute("data-offer", "open")
 
 
 def exercise(page, slot):
@@ -130,19 +101,25 @@ def confirm(page, button):
     expect(dialog).to_have_count(0)
 
 
-def reloaded(page, timeout=15):
-    """Wait until the page marked with window.__beforeReload (set it first) has been replaced by a
-    fully loaded one (a fixed navigation wait can catch Material's own history
-    updates instead of the reload)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if page.evaluate("!window.__beforeReload && document.readyState === 'complete'"):
-                return
-        except Error:  # the context went away mid-reload: look again
-            pass
-        page.wait_for_timeout(50)
-    raise TimeoutError("the page did not reload")
+def reloading(page):
+    """`with reloading(page): ...`: returns once what the block did has reloaded the page (a
+    real load: Material's instant navigation and its history updates fire no load event)."""
+    return page.expect_event("load")
+
+
+def transitions_done(page):
+    """Wait until every CSS transition under way has ended (Material fades colours: after
+    a palette switch or a hover, a colour read at once is one on its way)."""
+    page.evaluate("""() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => null)))""")
+
+
+def frames(page, n=1):
+    """Wait until the page has drawn `n` more frames (a resize's redraw comes in the next)."""
+    page.evaluate("""(n) => new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(n);
+    })""", n)
 
 
 def open_level(page, site):
@@ -158,6 +135,8 @@ TOPO_ANSWER = ("if v not in seen:\n                seen.add(v)\n                
 TAIL_ANSWER = "self.grad = 1.0\n        for v in reversed(topo):\n            v._backward()"
 TAIL_FORWARD = "self.grad = 1.0\n        for v in topo:\n            v._backward()"
 MUL_ANSWER = ("other.data * out.grad", "self.data * out.grad")
+# the skip test's exercises, each with what fills its blanks
+QUIZ_ANSWERS = {"quiz-sub-backward": SUB_ANSWER, "quiz-topo-order": TOPO_ANSWER, "quiz-backward-tail": (TAIL_ANSWER,)}
 
 
 def rendered(message):

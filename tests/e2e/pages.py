@@ -2,18 +2,20 @@
 drives them (by role, label and key), so that a test reads as the learner's path:
 
     level = Level(page, site, "autograd").open()
-    ex = level.exercise("quiz-sub-backward")
-    ex.fill_blanks(*SUB_ANSWER)
-    expect(ex.check()).to_contain_text("Passed")
+    level.exercise("quiz-sub-backward").solve(*SUB_ANSWER)
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
 
-The functions of helpers.py do the same one step at a time; these objects hold the page
-and the widget's root, so a test does not pass them along.
+Each waits on what the page shows the learner (a verdict's data-state, a Check button
+no longer "(Python is loading)", a lab's data-mounted), never on a fixed time. The
+functions of helpers.py do the same one step at a time; these objects hold the page and
+the widget's root, so a test does not pass them along.
 """
 
 from playwright.sync_api import expect
 
 from . import helpers
 from .conftest import wait_for_python
+from .saved import locked_items, progress, seed_progress, solved
 
 
 class Level:
@@ -26,12 +28,22 @@ class Level:
     def url(self):
         return f"{self.site}/{self.slug}/"
 
-    def open(self, progress=None, python=True):
-        """Go to the level, with `progress` (helpers.progress) saved before it loads, and
+    def open(self, saved=None, python=True):
+        """Go to the level, with `saved` (saved.progress) as the progress it finds, and
         (unless python=False) wait until Python is ready for a Check."""
-        if progress is not None:
-            helpers.seed_progress(self.page, progress)
+        if saved is not None:
+            seed_progress(self.page, saved)
         self.page.goto(self.url)
+        if python:
+            wait_for_python(self.page)
+        return self
+
+    def open_unlocked(self, python=False):
+        """The level with every locked section open: each item that opens one, solved."""
+        self.page.goto(self.url)
+        level = self.page.locator(".course-level").get_attribute("data-level")
+        seed_progress(self.page, progress({level: solved(*locked_items(self.page))}))
+        self.page.reload()
         if python:
             wait_for_python(self.page)
         return self
@@ -41,9 +53,11 @@ class Level:
         return self.page.locator(".course-level .course-stars")
 
     def reset(self):
-        """Reset my progress, confirmed in the course's dialog."""
+        """Reset my progress, confirmed in the course's dialog; returns once the page
+        has reloaded."""
         self.page.get_by_role("button", name="Reset my progress").click()
-        helpers.confirm(self.page, "Reset this level")
+        with self.page.expect_event("load"):
+            helpers.confirm(self.page, "Reset this level")
 
     def exercise(self, slot):
         return Exercise(self.page, slot)
@@ -51,15 +65,15 @@ class Level:
     def question(self, qid):
         return Question(self.page, qid)
 
-    def lab(self, name):
-        return Lab(self.page, name)
+    def lab(self, name, nth=0):
+        return Lab(self.page, name, nth)
 
 
 class Exercise:
     """An editor with its Run / Check / Stop buttons and its result."""
 
     def __init__(self, page, slot):
-        self.page, self.root = page, helpers.exercise(page, slot)
+        self.page, self.slot, self.root = page, slot, helpers.exercise(page, slot)
 
     @property
     def editor(self):
@@ -72,6 +86,11 @@ class Exercise:
     def button(self, name):
         return self.root.get_by_role("button", name=name, exact=True)
 
+    def ready(self, timeout=60_000):
+        """Wait until Check can run at once: its name no longer says "(Python is loading)"."""
+        expect(self.button("Check")).to_be_visible(timeout=timeout)
+        return self
+
     def fill_blanks(self, *answers):
         helpers.fill_blanks(self.page, self.root, *answers)
         return self
@@ -80,9 +99,21 @@ class Exercise:
         helpers.replace_code(self.page, self.root, code)
         return self
 
+    def run(self, timeout=30_000):
+        """Press Run and wait until it has ended; returns the result region."""
+        self.button("Run").click()
+        expect(self.result).not_to_have_attribute("data-state", "running", timeout=timeout)
+        return self.result
+
     def check(self, timeout=30_000):
         """Press Check and wait for the verdict; returns the result region."""
         return helpers.check(self.root, timeout)
+
+    def solve(self, *answers):
+        """Fill the blanks with `answers`, Check, and see it pass."""
+        self.fill_blanks(*answers)
+        expect(self.check()).to_have_attribute("data-state", "passed")
+        return self
 
 
 class Question:
@@ -101,10 +132,10 @@ class Question:
 
 
 class Lab:
-    """An interactive widget (`/// lab | <name>`), ungraded."""
+    """An interactive widget (`/// lab | <name>`), ungraded; `nth` of its kind on the page."""
 
-    def __init__(self, page, name):
-        self.page, self.root = page, page.locator(f".course-lab[data-lab='{name}']")
+    def __init__(self, page, name, nth=0):
+        self.page, self.root = page, page.locator(f".course-lab[data-lab='{name}']").nth(nth)
 
     def button(self, name):
         return self.root.get_by_role("button", name=name)

@@ -1,7 +1,6 @@
 """The capstone: the learner's own engine, from their saved code, trains a network
 next to the reference, and a broken piece is pinned on its blank."""
 
-import json
 import re
 import subprocess
 import sys
@@ -13,25 +12,22 @@ from playwright.sync_api import expect
 from grader import catalog
 from labs.capstone import capstone_pieces
 
-from .conftest import wait_for_python
 from .helpers import SIZES
+from .pages import Level
+from .saved import progress
 
 ROOT = Path(__file__).resolve().parents[2]
 PIECES = [(p["exercise"], p["page"]) for p in capstone_pieces(catalog.load_all())]  # as the page lists them
 
 
-def seed_progress(page, site, codes):
-    """What a learner's progress holds after solving these exercises: each marked
-    solved on its level, with the code last saved in its editor."""
+def open_with_solved(page, site, codes):
+    """The capstone, after solving these exercises: each marked solved on its level, with
+    the code last saved in its editor."""
     levels = {}
     for exercise, level, *_ in PIECES:
         if exercise in codes:
             levels.setdefault(level, {"items": {}})["items"][exercise] = {"solved": True}
-    data = {"version": 1, "levels": levels, "code": codes}
-    page.goto(site + "/")
-    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(data))
-    page.goto(site + "/capstone/")
-    wait_for_python(page)
+    Level(page, site, "capstone").open(progress(levels, codes))
 
 
 def solution(exercise):
@@ -58,7 +54,7 @@ def losses(status):
 
 def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, site):
     """Every piece is the reference's: the verdict says so, not that "your engine" matched."""
-    seed_progress(page, site, {})
+    open_with_solved(page, site, {})
     lab = train(page, done="Trained on the reference's pieces alone (none is yours yet)")
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "reference")
@@ -67,7 +63,7 @@ def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, si
 
 
 def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, site):
-    seed_progress(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
+    open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
     lab = page.locator(".course-lab[data-lab='capstone']")
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(len(PIECES))
     lab = train(page)
@@ -99,7 +95,7 @@ def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, sit
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["mul-backward"] = mistake("mul-backward", "grad-for-data")
-    seed_progress(page, site, codes)
+    open_with_solved(page, site, codes)
     lab = train(page)
     # the reference learns on its own path; the broken engine does not
     (first, last), (ref_first, ref_last) = losses(lab.locator(".course-lab__status").first.inner_text())
@@ -117,7 +113,7 @@ def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
 
 
 def test_pieces_not_solved_come_from_the_reference(page, site):
-    seed_progress(page, site, {"mul-backward": solution("mul-backward")})
+    open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     lab = page.locator(".course-lab[data-lab='capstone']")
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
@@ -133,7 +129,7 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
 @pytest.mark.parametrize("size", SIZES)
 def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page, site, size):
     page.set_viewport_size(SIZES[size])
-    seed_progress(page, site, {"mul-backward": solution("mul-backward")})
+    open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     lab = page.locator(".course-lab[data-lab='capstone']")
     # the pieces table is a Material table: its wrappers, no class of its own
     expect(lab.locator(".md-typeset__scrollwrap > .md-typeset__table > table:not([class])")).to_have_count(1)
@@ -161,7 +157,7 @@ def test_green_only_when_every_piece_matches(page, site):
     and still the verdict is no green box: the piece that differs is named."""
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["tanh-backward"] = mistake("tanh-backward", "assigns")
-    seed_progress(page, site, codes)
+    open_with_solved(page, site, codes)
     lab = train(page)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "differs")
@@ -175,7 +171,7 @@ def test_green_only_when_every_piece_matches(page, site):
 def test_a_syntax_error_names_the_piece_and_marks_its_row(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["sub-backward"] = "class Value:\n    def __sub__(self, other:\n"
-    seed_progress(page, site, codes)
+    open_with_solved(page, site, codes)
     lab = train(page, done="Training stopped")
     expect(lab.locator(".course-lab__status").first).to_have_text(
         "Training stopped: your saved code for subtraction (__sub__): your saved code does not parse (line 2: '(' was never closed).")
@@ -192,7 +188,7 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(page, site, size, t
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["mul-backward"] = codes["mul-backward"].replace(
         "self.grad += other.data * out.grad", "self.grad += other.data * out.grad  # mine")
-    seed_progress(page, site, codes)
+    open_with_solved(page, site, codes)
     lab = page.locator(".course-lab[data-lab='capstone']")
     show = lab.get_by_role("button", name="Show my engine")
     show.click()

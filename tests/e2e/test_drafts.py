@@ -6,7 +6,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, exercise, open_skip_test, progress, seed_progress
+from .helpers import LEVEL, exercise, open_skip_test
+from .saved import progress, seed_progress
 
 SLOT = "quiz-sub-backward"
 DRAFT = f'.course-exercise[data-slot="{SLOT}"] textarea.course-draft'

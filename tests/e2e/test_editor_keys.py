@@ -2,7 +2,6 @@
 focus never drops to the page after a dialog, the Hint button says what it does next,
 hints and known-mistake messages render *emphasis*, and arriving by Tab selects the blank."""
 
-import json
 
 import pytest
 from playwright.sync_api import expect
@@ -11,6 +10,7 @@ from grader import catalog
 
 from .conftest import wait_until
 from .helpers import LEVEL, SIZES, check, confirm, exercise, fill_blanks, open_level, replace_code
+from .saved import progress, seed_progress, solved
 
 SLOT = "mul-backward"
 SUGGESTIONS = ".cm-tooltip-autocomplete"
@@ -24,10 +24,7 @@ def open_mul(page, site, python=False):
     after = exercise(page, SLOT).evaluate(
         "e => { const ids = []; for (let s = e.closest('.course-locked'); s; s = s.parentElement.closest('.course-locked'))"
         " ids.push(s.dataset.after); return ids; }")
-    items = {item: {"solved": True} for item in after}
-    page.goto(site + "/")
-    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)",
-                  json.dumps({"version": 1, "levels": {"autograd": {"items": items}}, "code": {}}))
+    seed_progress(page, progress({"autograd": solved(*after)}))
     if python:
         open_level(page, site)
     else:
@@ -153,6 +150,10 @@ def test_known_mistake_renders_emphasis_and_code_as_text(page, site):
     expect(diagnosis).not_to_contain_text("`")
 
 
+# NOTHING_SELECTED: no state to wait on, since nothing must happen. The editor selects a
+# blank at most 30 ms after a click or a Tab arrival (editor.js): by 300 ms it would have.
+
+
 def selected(page):
     return page.evaluate("String(getSelection())")
 
@@ -183,7 +184,7 @@ def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
     run.focus()
     page.keyboard.press("Tab")
     editor.locator(".cm-line").first.click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # NOTHING_SELECTED
     assert selected(page) == ""
     line = page.evaluate("(n => (n.nodeType === 1 ? n : n.parentElement).closest('.cm-line').textContent)(getSelection().anchorNode)")
     assert "____" not in line
@@ -193,7 +194,7 @@ def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
     expect(run).to_be_focused()
     page.keyboard.press("Shift+Tab")
     expect(editor).to_be_focused()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # NOTHING_SELECTED
     assert selected(page) == ""
     # another editor's first arrival by Tab still selects its own blank
     other = exercise(page, "quiz-sub-backward")

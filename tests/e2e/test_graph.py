@@ -1,7 +1,6 @@
 """The graph labs' pictures: one edge per operand, no overlapping boxes, labels
 readable on a phone (the graph scrolls sideways rather than shrinking)."""
 
-import json
 import os
 
 import pytest
@@ -10,7 +9,8 @@ from playwright.sync_api import expect
 from labs.expression import expression_graph
 
 from .conftest import wait_for_python
-from .helpers import SIZES, answer
+from .helpers import SIZES, answer, frames
+from .pages import Level
 
 BOXES_OVERLAP = """(svg) => {
   const r = [...svg.querySelectorAll('.course-lab__node rect')].map((n) => n.getBoundingClientRect());
@@ -111,16 +111,6 @@ IN_VIEW = """(node) => { const s = node.closest('.course-lab__scroll').getBoundi
   const r = node.getBoundingClientRect(); return r.left >= s.left - 1 && r.right <= s.right + 1; }"""
 
 
-def open_unlocked(page, site, name):
-    """A level page with every locked section open (each item that opens one solved)."""
-    page.goto(f"{site}/{name}/")
-    level = page.locator(".course-level").get_attribute("data-level")
-    after = page.locator(".course-locked").evaluate_all("(ls) => ls.map((l) => l.dataset.after)")
-    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(
-        {"version": 1, "levels": {level: {"items": {item: {"solved": True} for item in after}}}, "code": {}}))
-    page.reload()
-
-
 def shot(page, name):
     """A screenshot to look at, when SCREENSHOTS_DIR is set (never committed)."""
     folder = os.environ.get("SCREENSHOTS_DIR")
@@ -134,10 +124,10 @@ def test_every_graph_fits_its_box_or_says_that_it_scrolls(browser, site, size, s
     context = browser.new_context(viewport=SIZES[size], color_scheme=scheme, service_workers="block")
     page = context.new_page()
     for name in GRAPH_PAGES:
-        open_unlocked(page, site, name)
+        Level(page, site, name).open_unlocked()
         scrollers = page.locator(".course-lab__scroll")
         expect(scrollers.first).to_be_visible()
-        page.wait_for_timeout(200)  # a redraw after the box's first width
+        frames(page, 2)  # a redraw after the box's first width (its ResizeObserver runs before a frame's paint)
         for i in range(scrollers.count()):
             if not scrollers.nth(i).is_visible():
                 continue  # in a locked section: drawn when it opens

@@ -8,8 +8,9 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SIZES, confirm, exercise, open_level, progress, solved
+from .helpers import SIZES, confirm, exercise, open_level
 from .pages import Level
+from .saved import progress, solved
 
 
 def _cleared(level):

@@ -11,19 +11,19 @@ from .conftest import wait_until
 from .helpers import (
     LEVEL,
     MUL_ANSWER,
+    QUIZ_ANSWERS,
     SUB_ANSWER,
     TAIL_ANSWER,
-    TOPO_ANSWER,
     answer,
-    check,
     confirm,
     exercise,
     fill_blanks,
     open_level,
     question,
-    reloaded,
-    replace_code,
+    reloading,
 )
+from .pages import Exercise
+from .saved import KEY, saved_progress, seed_progress
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
@@ -36,6 +36,13 @@ def mistake_code(exercise_id, name):
     """A known mistake as the whole file a learner would have written."""
     from grader.catalog import load
     return next(m.code for m in load(exercise_id).mistakes if m.name == name)
+
+
+def mistake_then_solution(page, slot, mistake, says):
+    """A known mistake gets its own message (`says`); the solution then passes."""
+    ex = Exercise(page, slot)
+    expect(ex.replace_code(mistake_code(slot, mistake)).check()).to_contain_text(says)
+    expect(ex.replace_code(solution(slot)).check()).to_contain_text("Passed")
 
 
 def tab_to(page, target, limit=200):
@@ -155,15 +162,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
     expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
 
-    ex = exercise(page, "value-init")
-    replace_code(page, ex, mistake_code("value-init", "grad-starts-at-one"))
-    expect(check(ex)).to_contain_text("Your grad starts at 1.0")
-    replace_code(page, ex, solution("value-init"))
-    expect(check(ex)).to_contain_text("Passed")
-
-    ex = exercise(page, "mul-backward")
-    fill_blanks(page, ex, *MUL_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
+    mistake_then_solution(page, "value-init", "grad-starts-at-one", "Your grad starts at 1.0")
+    Exercise(page, "mul-backward").solve(*MUL_ANSWER)
 
     expect(answer(page, "square", "6")).to_contain_text("Right")
     expect(answer(page, "assign-square", "6")).to_contain_text("Not yet")
@@ -174,9 +174,7 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(answer(page, "sub-rate-self", "1")).to_contain_text("Right")
     expect(answer(page, "sub-rate-other", "1")).to_contain_text("out went down")
     expect(answer(page, "sub-rate-other", "-1")).to_contain_text("Right")
-    ex = exercise(page, "sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)  # the whole operation
-    expect(check(ex)).to_contain_text("Passed")
+    Exercise(page, "sub-backward").solve(*SUB_ANSWER)  # the whole operation
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
 
     # the shared-node graph: the wrong order gives a wrong ∂L/∂a
@@ -201,15 +199,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(answer(page, "too-early", "e")).to_contain_text("Right")
 
     # build: a breadth-first order is a known mistake with its own message
-    ex = exercise(page, "topo-order")
-    replace_code(page, ex, mistake_code("topo-order", "breadth-first"))
-    expect(check(ex)).to_contain_text("Your order is breadth-first")
-    replace_code(page, ex, solution("topo-order"))
-    expect(check(ex)).to_contain_text("Passed")
-
-    ex = exercise(page, "backward-tail")
-    fill_blanks(page, ex, TAIL_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
+    mistake_then_solution(page, "topo-order", "breadth-first", "Your order is breadth-first")
+    Exercise(page, "backward-tail").solve(TAIL_ANSWER)
     expect_cleared(page)
     expect(page.get_by_text("Go deeper: this is what loss.backward() does")).to_be_visible()
 
@@ -226,12 +217,8 @@ def test_shown_answers_do_not_count_for_the_quiz(page, site):
     confirm(page, "Show the answer")
     expect(q.get_by_label("Your answer")).to_have_value("-8")
     expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
-    for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-topo-order", "topo-order"),
-                              ("quiz-backward-tail", "backward-tail")]:
-        ex = exercise(page, slot)
-        fill_blanks(page, ex, *{"sub-backward": SUB_ANSWER, "topo-order": TOPO_ANSWER,
-                                "backward-tail": (TAIL_ANSWER,)}[exercise_id])
-        expect(check(ex)).to_contain_text("Passed")
+    for slot, answers in QUIZ_ANSWERS.items():
+        Exercise(page, slot).solve(*answers)
     expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
 
@@ -255,7 +242,7 @@ def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
     open_level(page, site)
     ex = exercise(page, "quiz-sub-backward")
     fill_blanks(page, ex, "self.grad += 7")
-    wait_until(page, "localStorage.getItem('byoa-progress')?.includes('self.grad += 7')")  # saved as typed
+    wait_until(page, f"localStorage.getItem({KEY!r})?.includes('self.grad += 7')")  # saved as typed
     page.get_by_role("button", name="Reset my progress").click()
     confirm(page, "Cancel")
     page.reload()
@@ -263,9 +250,8 @@ def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
     exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
     expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_contain_text("self.grad += 7")
     page.get_by_role("button", name="Reset my progress").click()
-    page.evaluate("window.__beforeReload = true")
-    confirm(page, "Reset this level")
-    reloaded(page)
+    with reloading(page):
+        confirm(page, "Reset this level")
     # the page's unload handler must not save the old code back
     exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
     expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(1)
@@ -279,8 +265,10 @@ def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
     tab_to(page, editor)
     page.keyboard.press("Tab")  # arrived by Tab: Tab moves on, no indent typed
     expect(editor).not_to_be_focused()
-    page.wait_for_timeout(500)  # an edit would be saved by now
-    assert page.evaluate("(JSON.parse(localStorage.getItem('byoa-progress')) || {code: {}}).code['quiz-sub-backward']") is None
+    # No state to wait on: nothing must happen. The editor saves 300 ms after an edit
+    # (exercise-editor.js), so an indent typed by that Tab would be saved by now.
+    page.wait_for_timeout(500)
+    assert "quiz-sub-backward" not in (saved_progress(page) or {"code": {}})["code"]
     page.keyboard.press("Shift+Tab")
     expect(editor).to_be_focused()
     page.keyboard.press("End")  # typing something: now Tab indents
@@ -319,11 +307,7 @@ def test_without_javascript_every_text_still_reads(browser, site):
 
 
 def test_corrupt_progress_is_reset_with_a_notice(page, site):
-    page.add_init_script("""
-        if (!sessionStorage.getItem('corrupted')) {
-            sessionStorage.setItem('corrupted', '1');
-            localStorage.setItem('byoa-progress', '{not json');
-        }""")
+    seed_progress(page, "{not json")
     page.goto(site + LEVEL)
     expect(page.locator(".course-notices")).to_contain_text("could not be read, so it has been reset")
     expect(answer(page, "quiz-square", "10")).to_contain_text("Right")

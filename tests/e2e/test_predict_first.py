@@ -45,7 +45,9 @@ def test_no_answer_is_on_screen_above_its_question(page, site, level):
     if page.locator(".course-exercise, .course-lab").count():
         wait_for_python(page)
         wait_until(page, "document.querySelectorAll('.course-lab:not([data-mounted])').length === 0")
-        page.wait_for_timeout(1500)  # labs fill in their numbers from the worker
+        # No state to wait on: a lab says nothing when the worker's numbers replace the ones
+        # it was built with. Waiting lets more numbers onto the screen, never fewer.
+        page.wait_for_timeout(1500)
     assert given_away(page.evaluate(OPEN_QUESTIONS)) == []
 
 

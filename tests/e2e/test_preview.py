@@ -3,7 +3,6 @@ every lock and shows every answer, writes no progress, and reloads the browser w
 page changes (its development CSP lets MkDocs' live-reload script run). `mkdocs build`
 never carries either, whatever the environment says."""
 
-import json
 import os
 import socket
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from runner.facts import STORAGE
+from .saved import saved_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = """# Preview me
@@ -79,7 +78,7 @@ def preview(tmp_path):
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
                 pytest.fail("mkdocs serve did not start")
-            time.sleep(0.5)
+            time.sleep(0.5)  # between polls of the server: a process, with no page to wait on yet
     yield url, page
     server.terminate()
     server.wait(timeout=30)
@@ -95,7 +94,7 @@ def test_preview_opens_locks_shows_answers_and_reloads_on_edit(browser, preview)
     expect(page.get_by_text("Behind the lock.")).to_be_visible()
     expect(page.get_by_text("Preview: Answer (q-one): 42")).to_be_visible()
     # opening the lock and showing the answer record nothing: q-one is still unanswered
-    saved = json.loads(page.evaluate(f"localStorage.getItem({STORAGE['key']!r})") or "{}")
+    saved = saved_progress(page) or {}
     level = saved.get("levels", {}).get("t", {})
     assert not level.get("cleared") and not any(i.get("solved") or i.get("shown")
                                                 for i in level.get("items", {}).values()), saved

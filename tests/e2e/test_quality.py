@@ -8,7 +8,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
-from .helpers import SUB_ANSWER, check, exercise, fill_blanks
+from .helpers import SUB_ANSWER, check, exercise, fill_blanks, transitions_done
 
 
 def all_pages(page, site):
@@ -91,8 +91,10 @@ def test_every_page_has_no_serious_accessibility_violations(page, site, axe, sch
         page.wait_for_load_state("networkidle")
         page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
         if page.locator(".course-exercise").count():
+            wait_for_python(page)
             wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
-        page.wait_for_timeout(300)
+        expect(page.locator(".course-lab:not([data-mounted])")).to_have_count(0)
+        transitions_done(page)  # the palette's colours, not halfway to them
         results = axe.run(page)
         for violation in results.response["violations"]:
             if violation["impact"] in ("serious", "critical"):
@@ -138,7 +140,7 @@ def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
     for name in ("Check answer", "Show answer"):
         button = page.get_by_role("button", name=name).first
         button.hover()
-        page.wait_for_timeout(400)  # Material's colour transition
+        transitions_done(page)  # Material's colour transition
         colours = button.evaluate("""b => { const s = getComputedStyle(b);
             return [s.color, s.backgroundColor].map(c => c.match(/[\\d.]+/g).slice(0, 3)); }""")
         assert _contrast(*colours) >= 4.5, (scheme, name, colours)
@@ -153,7 +155,9 @@ def search(page, query):
     meta = page.locator(".md-search-result__meta")
     expect(meta).not_to_have_text("Type to start searching")
     expect(meta).not_to_have_text("Initializing search")
-    page.wait_for_timeout(500)  # the last keystroke's results
+    # No state to wait on: Material's result list names no query, so the last keystroke's
+    # results can't be told from an earlier one's: give the last keystroke time to be answered.
+    page.wait_for_timeout(500)
     return page.locator(".md-search-result__item").all_inner_texts()
 
 

@@ -1,22 +1,12 @@
 """Number and choice feedback: a copied number is named, a near miss is told what
 is near, and a wrong choice gets its reason (issue 25, item 6)."""
 
-import json
 
 import pytest
 from playwright.sync_api import expect
 
 from .helpers import SIZES, answer
-
-
-def open_unlocked(page, site, name):
-    """A level page with every locked section open (each item that opens one solved)."""
-    page.goto(f"{site}/{name}/")
-    level = page.locator(".course-level").get_attribute("data-level")
-    after = page.locator(".course-locked").evaluate_all("(ls) => ls.map((l) => l.dataset.after)")
-    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(
-        {"version": 1, "levels": {level: {"items": {item: {"solved": True} for item in after}}}, "code": {}}))
-    page.reload()
+from .pages import Level
 
 
 @pytest.fixture(params=[("desktop", "light"), ("phone", "dark")], ids=["desktop-light", "phone-dark"])
@@ -28,14 +18,14 @@ def learner(request, browser):
 
 
 def test_a_number_the_page_shows_is_a_recognised_slip(learner, site):
-    open_unlocked(learner, site, "nudges")
+    Level(learner, site, "nudges").open_unlocked()
     feedback = answer(learner, "slope-at-3", "20")  # f(3), which the lab shows next to the question
     expect(feedback).to_have_text("Not yet: 20 is f(3), the height of the curve at x = 3: "
                                   "the slope is how much f moves per unit that x moves.")
 
 
 def test_a_near_miss_is_told_what_is_near(learner, site):
-    open_unlocked(learner, site, "pytorch")
+    Level(learner, site, "pytorch").open_unlocked()
     expect(answer(learner, "bridge-d-grad", "0.24")).to_have_text(
         "Not yet, but close: 0.24 is the answer rounded. Give four decimals.")
     expect(answer(learner, "bridge-d-grad", "0.2460")).to_have_text(
@@ -45,12 +35,12 @@ def test_a_near_miss_is_told_what_is_near(learner, site):
 
 
 def test_a_near_miss_on_a_whole_number_is_not_told_in_percent(learner, site):
-    open_unlocked(learner, site, "train")
+    Level(learner, site, "train").open_unlocked()
     expect(answer(learner, "parameter-count", "104")).to_have_text("Not yet, but close: 104 is near the answer, but not it.")
 
 
 def test_each_wrong_choice_gets_its_reason(learner, site):
-    open_unlocked(learner, site, "autograd")
+    Level(learner, site, "autograd").open_unlocked()
     feedback = answer(learner, "assign-square", "9")
     expect(feedback).to_have_text("Not yet. That is y's value, x · x, not a gradient.")
     expect(feedback).to_have_attribute("data-state", "wrong")

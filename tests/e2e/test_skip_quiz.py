@@ -15,10 +15,9 @@ from grader import catalog
 
 from .helpers import (
     LEVEL,
+    QUIZ_ANSWERS,
     SIZES,
     SUB_ANSWER,
-    TAIL_ANSWER,
-    TOPO_ANSWER,
     answer,
     check,
     confirm,
@@ -27,6 +26,7 @@ from .helpers import (
     open_level,
     question,
 )
+from .pages import Exercise
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
@@ -34,6 +34,12 @@ QUIZ = {"quiz-sub-backward": "sub-backward", "quiz-topo-order": "topo-order", "q
 MAX_CODE_LINES = 20  # non-blank lines on screen per editor (the whole file has about 45): the blanks' method, a little context
 MAX_LINES = 30  # blank lines included
 SUB_TITLE = "“A whole operation: subtraction”"
+
+
+def solve_topo_and_tail(page):
+    """The skip test's last two exercises, solved."""
+    for slot in ("quiz-topo-order", "quiz-backward-tail"):
+        Exercise(page, slot).solve(*QUIZ_ANSWERS[slot])
 
 
 def answer_lines(exercise_id):
@@ -109,13 +115,8 @@ def test_a_seen_answer_in_the_skip_test_says_why_it_cannot_count(page, site, siz
     expect(note).to_have_text("You saw this answer, so the short test doesn't count it.")
     assert note.evaluate("n => n.previousElementSibling.classList.contains('course-result')"), "the note sits under the verdict"
     expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
-    topo = exercise(page, "quiz-topo-order")
-    fill_blanks(page, topo, *TOPO_ANSWER)
-    expect(check(topo)).to_contain_text("Passed")
-    tail = exercise(page, "quiz-backward-tail")
-    fill_blanks(page, tail, TAIL_ANSWER)
-    expect(check(tail)).to_contain_text("Passed")
-    expect(tail.locator(".course-quiz__note")).to_have_count(0)
+    solve_topo_and_tail(page)
+    expect(exercise(page, "quiz-backward-tail").locator(".course-quiz__note")).to_have_count(0)
     expect(status).to_have_text(
         f"You saw the answer to {SUB_TITLE}, so the short test can't count it, and can no longer clear the level. "
         "Solve it in the level instead: work through the sections below (an answer seen in the test costs no stars there).")
@@ -187,12 +188,7 @@ def test_the_skip_test_can_be_failed(page, site, size):
     expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
     fill_blanks(page, blank, *SUB_ANSWER)
     expect(check(blank)).to_contain_text("Passed")
-    topo = exercise(page, "quiz-topo-order")
-    fill_blanks(page, topo, *TOPO_ANSWER)
-    expect(check(topo)).to_contain_text("Passed")
-    tail = exercise(page, "quiz-backward-tail")
-    fill_blanks(page, tail, TAIL_ANSWER)
-    expect(check(tail)).to_contain_text("Passed")
+    solve_topo_and_tail(page)
     status = page.locator(".course-quiz .course-quiz__status")
     expect(status).to_have_text(
         "You answered the first question wrong first, so the short test can't count it, and can no longer clear the "
@@ -214,11 +210,8 @@ def test_a_passed_skip_test_folds_to_its_result(page, site):
     open_level(page, site)
     expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
     expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
-    for slot, answers in (("quiz-sub-backward", SUB_ANSWER), ("quiz-topo-order", TOPO_ANSWER),
-                          ("quiz-backward-tail", (TAIL_ANSWER,))):
-        ex = exercise(page, slot)
-        fill_blanks(page, ex, *answers)
-        expect(check(ex)).to_contain_text("Passed")
+    for slot, answers in QUIZ_ANSWERS.items():
+        Exercise(page, slot).solve(*answers)
     expect(page.locator(".course-level")).to_contain_text("through the short test")
     page.reload()
     expect(page.locator(".course-quiz__offer-line")).to_have_text(

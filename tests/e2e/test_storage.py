@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python
-from .helpers import LEVEL, SIZES, answer, confirm, question, reloaded
+from .helpers import LEVEL, SIZES, answer, confirm, question, reloading
+from .saved import KEY, progress, saved_progress, seed_progress, solved, write_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,14 +38,10 @@ def test_full_quota_is_reported_and_nothing_breaks(page, site):
 
 
 def test_old_schema_is_reset_with_a_notice(page, site):
-    page.add_init_script("""
-        if (!sessionStorage.getItem('old')) {
-            sessionStorage.setItem('old', '1');
-            localStorage.setItem('byoa-progress', JSON.stringify({version: 0, answers: {}}));
-        }""")
+    seed_progress(page, {"version": 0, "answers": {}})
     page.goto(site + LEVEL)
     expect(page.locator(".course-notices")).to_contain_text("saved by another version of the course")
-    assert json.loads(page.evaluate("localStorage.getItem('byoa-progress-backup')"))["version"] == 0
+    assert saved_progress(page, f"{KEY}-backup")["version"] == 0
 
 
 def test_export_reset_and_import_progress(page, site, tmp_path):
@@ -58,10 +55,9 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     data = json.loads(saved.read_text())
     assert data["levels"]["autograd"]["items"]["quiz-square"]["solved"] is True
 
-    page.evaluate("window.__beforeReload = true")
     page.get_by_role("button", name="Reset all progress").click()
-    confirm(page, "Reset all progress")
-    reloaded(page)
+    with reloading(page):
+        confirm(page, "Reset all progress")
     page.goto(site + LEVEL)
     expect(question(page, "quiz-square").locator(".course-feedback")).to_be_empty()
 
@@ -72,9 +68,8 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     dialog = page.locator("dialog.course-dialog")  # it asks first, saying what each side holds
     expect(dialog).to_contain_text("In this browser now: 0 levels cleared, 0 questions and exercises solved")
     expect(dialog).to_contain_text("In progress.json: 0 levels cleared, 1 question or exercise solved")
-    page.evaluate("window.__beforeReload = true")
-    confirm(page, "Replace")
-    reloaded(page)  # the import reloads the page, and the page that loads says what came in
+    with reloading(page):  # the import reloads the page, and the page that loads says what came in
+        confirm(page, "Replace")
     expect(page.locator(".course-notices")).to_have_text(re.compile(
         r"^Imported progress\.json \(0 levels cleared, 1 question or exercise solved, code saved for \d+ exercises?\), "
         r"in place of the progress that was here\.$"))
@@ -107,23 +102,21 @@ def import_file(page, path):
 
 
 def test_import_can_merge_or_be_cancelled(page, site, tmp_path):
-    mine = {"version": 1, "levels": {"autograd": {"items": {"quiz-square": {"solved": True}}}}, "code": {}}
-    theirs = {"version": 1, "levels": {"autograd": {"items": {"quiz-dl-da": {"solved": True}}}}, "code": {}}
+    mine = progress({"autograd": solved("quiz-square")})
+    theirs = progress({"autograd": solved("quiz-dl-da")})
+    seed_progress(page, mine)
     page.goto(site + "/")
-    page.evaluate("(d) => localStorage.setItem('byoa-progress', d)", json.dumps(mine))
-    page.reload()
     path = tmp_path / "theirs.json"
     path.write_text(json.dumps(theirs))
     import_file(page, path)
     confirm(page, "Cancel")
     expect(page.locator(".course-feedback")).to_have_text("Nothing imported: your progress is as it was.")
-    assert json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))["levels"] == mine["levels"]
+    assert saved_progress(page)["levels"] == mine["levels"]
     import_file(page, path)
-    page.evaluate("window.__beforeReload = true")
-    confirm(page, "Merge")
-    reloaded(page)
+    with reloading(page):
+        confirm(page, "Merge")
     expect(page.locator(".course-notices")).to_contain_text("merged with the progress already here")
-    items = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))["levels"]["autograd"]["items"]
+    items = saved_progress(page)["levels"]["autograd"]["items"]
     assert items["quiz-square"]["solved"] and items["quiz-dl-da"]["solved"]
 
 
@@ -133,19 +126,17 @@ def test_a_crafted_resume_link_off_the_site_is_neutralised(page, site, tmp_path,
     page.goto(site + "/")
     bad = tmp_path / "crafted.json"
     for url in ("https://evil.example/", "//evil.example/autograd/", "/\\evil.example/", "javascript:alert(document.domain)"):
-        crafted = {"version": 1, "levels": {"nudges": {"items": {"q": {"solved": True, "extra": "<b>x</b>"}}}},
-                   "code": {}, "planted": {"a": 1},
-                   "last": {"url": url, "title": "Go", "level": "autograd", "onclick": "alert(1)"}}
+        crafted = progress({"nudges": {"items": {"q": {"solved": True, "extra": "<b>x</b>"}}}}, planted={"a": 1},
+                           last={"url": url, "title": "Go", "level": "autograd", "onclick": "alert(1)"})
         bad.write_text(json.dumps(crafted))
         import_file(page, bad)
         expect(page.locator("dialog.course-dialog")).to_contain_text(
             "Left out of the file: its Resume link, which did not point to a page of this course; fields this course does not use.")
         if url.startswith("https"):
             page.screenshot(path=str(ROOT / "screenshots" / f"import-asks-{size}.png"))
-        page.evaluate("window.__beforeReload = true")
-        confirm(page, "Replace")
-        reloaded(page)
-        saved = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))
+        with reloading(page):
+            confirm(page, "Replace")
+        saved = saved_progress(page)
         assert "last" not in saved and "planted" not in saved, saved
         assert saved["levels"]["nudges"]["items"]["q"] == {"solved": True}
         hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
@@ -162,17 +153,20 @@ def test_the_resume_link_takes_only_a_path_on_this_site(page, site):
     for url in ("javascript:alert(1)", " JaVa\tScRiPt:alert(1)", "data:text/html,<script>alert(1)</script>",
                 "https://evil.example/", "//evil.example/"):
         # written where only the page's own code could (a stale or tampered entry): the link is not rendered
-        page.evaluate("""(url) => {
-            const data = JSON.parse(localStorage.getItem('byoa-progress')) || {version: 1, levels: {}, code: {}};
-            data.last = {url, title: 'Go', level: 'autograd'};
-            localStorage.setItem('byoa-progress', JSON.stringify(data));
-        }""", url)
+        write_progress(page, {**(saved_progress(page) or progress()), "last": {"url": url, "title": "Go", "level": "autograd"}})
         page.reload()
         hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
         assert all(h.startswith(site) for h in hrefs), hrefs
     page.goto(site + LEVEL)
     page.goto(site + "/")
     expect(page.locator(".course-resume a")).to_have_attribute("href", site + LEVEL)
+
+
+def save_code(tab, text, at):
+    """Save `text` as the sub-backward code at time `at`, as progress.js in `tab` would."""
+    data = saved_progress(tab)
+    write_progress(tab, {**data, "code": {**data["code"], "quiz-sub-backward": text},
+                         "codeTimes": {**data.get("codeTimes", {}), "quiz-sub-backward": at}})
 
 
 def test_two_tabs_keep_each_others_progress(browser, site):
@@ -183,20 +177,16 @@ def test_two_tabs_keep_each_others_progress(browser, site):
         tab.goto(site + LEVEL)
     expect(answer(first, "quiz-square", "10")).to_contain_text("Right")
     expect(answer(second, "quiz-dl-da", "-8")).to_contain_text("Right")  # saves after the first tab did
-    saved = json.loads(first.evaluate("localStorage.getItem('byoa-progress')"))["levels"]["autograd"]["items"]
+    saved = saved_progress(first)["levels"]["autograd"]["items"]
     assert saved["quiz-square"]["solved"] and saved["quiz-dl-da"]["solved"]
     # code: the newer save wins, whichever tab saved it (another tab's save, written as progress.js does)
-    write = """([text, at]) => {
-        const data = JSON.parse(localStorage.getItem('byoa-progress'));
-        data.code['quiz-sub-backward'] = text;
-        data.codeTimes = {...data.codeTimes, 'quiz-sub-backward': at};
-        localStorage.setItem('byoa-progress', JSON.stringify(data));
-    }"""
-    second.evaluate(write, ["# newer\n", 4_000_000_000_000])
-    second.evaluate(write, ["# older\n", 1])  # a stale tab's save arrives after it
-    first.wait_for_timeout(300)
+    first.evaluate("""() => { window.heard = new Promise((done) => {
+        let n = 0; addEventListener('storage', () => { if (++n === 2) done(); }); }); }""")
+    save_code(second, "# newer\n", 4_000_000_000_000)
+    save_code(second, "# older\n", 1)  # a stale tab's save arrives after it
+    first.evaluate("window.heard")  # both reached the first tab (its progress.js listens before this test)
     expect(answer(first, "dl-dd", "7")).to_contain_text("Right")  # the first tab saves its own progress
-    data = json.loads(first.evaluate("localStorage.getItem('byoa-progress')"))
+    data = saved_progress(first)
     assert data["code"]["quiz-sub-backward"] == "# newer\n"
     items = data["levels"]["autograd"]["items"]
     assert items["quiz-dl-da"]["solved"] and items["quiz-square"]["solved"] and items["dl-dd"]["solved"]
@@ -228,6 +218,6 @@ def test_lab_inputs_survive_a_reload(page, site):
     page.reload()
     expect(lab.get_by_label("Expression")).to_have_value("a*b + c")
     expect(graph.locator(".course-lab__node")).to_have_count(5, timeout=30_000)
-    saved = json.loads(page.evaluate("localStorage.getItem('byoa-progress')"))
+    saved = saved_progress(page)
     assert saved["labs"] == {"/nudges/|tangent#0|x0": "3", "/nudges/|tangent#0|h": "1",
                              "/alive/|expression#0|expression": "a*b + c"}, saved["labs"]

@@ -11,7 +11,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
-from .helpers import SIZES, progress, seed_progress, solved
+from .helpers import SIZES
+from .saved import progress, seed_progress, solved
 
 # Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
 CSP_WATCH = """window.__cspViolations = [];

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from grader.catalog import fill_blanks, load
+from grader.compare import verdict
+from grader.grading import data_for
+from tests.portable import inprocess
 from tests.unit.test_cli import ROOT, cli
 
 pytestmark = pytest.mark.pyodide  # every grade runs Pyodide under Node in a child process
@@ -164,7 +167,7 @@ for place in [{folder!r}, "exercises/{exercise}", "../exercises/{exercise}"]:
         found.append(solved(place))
     except Exception:
         pass
-for top, dirs, files in os.walk("/"):
+for top, dirs, files in os.walk("/") if not found else ():
     if top.startswith(("/proc", "/dev", "/sys")):
         continue
     if "exercise.toml" in files and top.endswith("{exercise}"):
@@ -199,7 +202,21 @@ def test_importing_the_reference_names_what_the_exercise_gives(tmp_path):
     assert verdict["error"]["message"] == "this exercise gives you backward_pass; write Value yourself"
 
 
-@pytest.mark.parametrize("exercise", sorted(p.parent.name for p in (ROOT / "exercises").glob("*/exercise.toml")))
+EXERCISES = sorted(p.parent.name for p in (ROOT / "exercises").glob("*/exercise.toml"))
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_with_the_checkout_in_reach_the_reading_attack_passes(exercise):
+    """The control of the attacks that read or import: run in this process, beside the
+    checkout, the same code finds the answer and passes. So where a grade fails it, the
+    grade's isolation failed it, not a weakness of the attack."""
+    data = data_for(load(exercise))
+    inputs = [c["input"] for c in data["cases"]]
+    code = READS.format(folder=str(ROOT / "exercises" / exercise), exercise=exercise) + IMPORTS
+    assert verdict(data, inprocess.check(data["probe"], inputs, code))["passed"]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
 def test_no_exercise_finds_its_answer_in_reach(tmp_path, exercise):
     """Only the attack here (the full order runs above): whatever it reads or imports, it
     defines only what it found, so finding anything that answers would pass."""
