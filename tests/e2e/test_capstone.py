@@ -87,7 +87,7 @@ def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, sit
     """The capstone runs the learner's saved code in the lab interpreter; the page ends
     that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
     the code reaches no later lab."""
-    seed_progress(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
+    open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
     train(page)
     assert page.evaluate("window.__coursePython.lab") is None
 
