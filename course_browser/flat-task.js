@@ -8,6 +8,7 @@ import { button, el, liveStatus } from "./dom.js";
 import { fmt } from "./svg.js";
 import { progress } from "./progress.js";
 import { latestCall } from "./runtime.js";
+import { notYet } from "./verdicts.js";
 
 const ZERO = 1e-9; // ∂L/∂a this close to 0 is 0 (a·0.1·30 − 3·a leaves 4e-16 of rounding)
 
@@ -96,7 +97,7 @@ async function judge(ctx, call, source) {
     return null;
   }
   if (!facts) return null; // overtaken by a newer check
-  if (facts.error) return { state: "empty", text: `Not yet: ${facts.error}` };
+  if (facts.error) return { state: "empty", text: notYet(facts.error) };
   return misuse(ctx, source, facts) ?? flatness(ctx, facts);
 }
 
@@ -105,18 +106,18 @@ async function judge(ctx, call, source) {
 function misuse({ point, wrt }, source, facts) {
   const others = facts.variables.filter((name) => !(name in point));
   if (!facts.variables.includes(wrt)) {
-    return { state: "wrong", text: `Not yet: ${source} does not use ${wrt}. Then L does not depend on ${wrt} at all, `
+    return { state: "wrong", text: notYet(`${source} does not use ${wrt}. Then L does not depend on ${wrt} at all, `)
       + `and ∂L/∂${wrt} is 0 for every ${wrt}, not because of this point: true, but it says nothing. `
       + `(The engine would not even have a node for ${wrt}.) Use ${wrt}, and make L flat in ${wrt} exactly here.` };
   }
   if (others.length) {
     const names = others.join(" and ");
-    return { state: "wrong", text: `Not yet: the point gives values to ${Object.keys(point).join(" and ")} only, `
+    return { state: "wrong", text: notYet(`the point gives values to ${Object.keys(point).join(" and ")} only, `)
       + `so ${names} ${others.length > 1 ? "have" : "has"} none. Use ${Object.keys(point).join(" and ")}, and numbers.` };
   }
   if (!facts.varies) {
     const fixed = Object.entries(point).filter(([k]) => k !== wrt).map(([k, v]) => `${k} = ${fmt(v)}`).join(", ");
-    return { state: "wrong", text: `Not yet: ${wrt} is in it, but ${fixed ? `with ${fixed}, ` : ""}L is the same for every ${wrt} `
+    return { state: "wrong", text: notYet(`${wrt} is in it, but ${fixed ? `with ${fixed}, ` : ""}L is the same for every ${wrt} `)
       + `(its uses cancel everywhere, or are multiplied by 0), so ∂L/∂${wrt} is 0 for every ${wrt}, not just here. `
       + `Find an L that does change with ${wrt}, but is flat exactly at ${wrt} = ${fmt(point[wrt])}.` };
   }
@@ -128,18 +129,18 @@ function flatness({ wrt, hint, at }, facts) {
   const parts = facts.parts.map((p) => `${fmt(p.part)} through ${p.via}`);
   if (Math.abs(facts.grad) > ZERO) {
     const sent = parts.length > 1 ? ` (${wrt}'s uses send back ${parts.join(", ")})` : "";
-    return { state: "wrong", text: `Not yet: here ∂L/∂${wrt} = ${fmt(facts.grad)}, not 0${sent}. ${hint || ""}`.trim() };
+    return { state: "wrong", text: notYet(`here ∂L/∂${wrt} = ${fmt(facts.grad)}, not 0${sent}. ${hint || ""}`).trim() };
   }
   // the engine's 0 is checked against the nudge oracle (labs/expression.py gradient_facts): at a kink
   // relu's rule at exactly 0 gives 0, while L has a corner there, not a flat spot
   if (facts.kink) {
-    return { state: "wrong", text: `Not yet: the engine says ∂L/∂${wrt} = 0 here, but L has a kink at ${at}, not a flat spot. `
+    return { state: "wrong", text: notYet(`the engine says ∂L/∂${wrt} = 0 here, but L has a kink at ${at}, not a flat spot. `)
       + `Nudging ${wrt} down, L moves at ${fmt(facts.left)} per unit; nudging it up, at ${fmt(facts.right)} per unit `
       + `(the central difference says ${fmt(facts.nudged)}). The engine's 0 is only relu's rule at exactly 0. `
       + `Find an L whose slope is 0 from both sides.` };
   }
   if (facts.agrees === false) {
-    return { state: "wrong", text: `Not yet: the engine says ∂L/∂${wrt} = 0 here, but the nudge oracle measures `
+    return { state: "wrong", text: notYet(`the engine says ∂L/∂${wrt} = 0 here, but the nudge oracle measures `)
       + `${fmt(facts.nudged)}: L does move with ${wrt}. The engine's 0 comes from relu's rule at exactly 0; the nudge is the truth.` };
   }
   return { state: "right", text: `∂L/∂${wrt} = 0 ✓ at ${at}`

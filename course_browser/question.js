@@ -3,6 +3,7 @@ import FACTS from "../runner/facts.json" with { type: "json" };
 import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus, mountOnce } from "./dom.js";
 import { progress } from "./progress.js";
+import { notYet } from "./verdicts.js";
 
 /** "-6", "−6" (Unicode minus), " -6.0 ", "+6", "6,5" -> a number; null when it is not one. */
 export function parseNumber(text) {
@@ -128,10 +129,10 @@ function checking(ctx) {
     } else {
       feedback.dataset.state = "wrong";
       const shown = String(given).trim();
-      feedback.textContent = slip ? `Not yet: ${shown} is ${slip}`
-        : reason ? `Not yet. ${reason}`
-          : near ? `Not yet, but ${near}`
-            : `Not yet: ${shown} is not it. ${look || "Try again."}`;
+      feedback.textContent = slip ? notYet(`${shown} is ${slip}`)
+        : reason ? notYet(reason, ". ")
+          : near ? notYet(`but ${near}`, ", ")
+            : notYet(`${shown} is not it. ${look || "Try again."}`);
     }
     root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: right } }));
   });

@@ -5,6 +5,9 @@
 import FACTS from "../runner/facts.json" with { type: "json" };
 
 export const HEADLINE = FACTS.headline;
+/** A wrong answer's words, for a question or a task as for a Check: "Not yet" and the
+ * rest, after `joint` (": x is y", ". reason", ", but near"). */
+export const notYet = (rest, joint = ": ") => `${HEADLINE.failed}${joint}${rest}`;
 export const VERDICT_STATUSES = ["passed", "failed", "blank", "syntax", "error", "timeout", "stopped"];
 
 /** {status, passed, headline, summary, tests, diagnosis, stdout, stdout_truncated, error} */

@@ -244,69 +244,85 @@ def predictions(out, inputs):
     Call after out.backward()."""
     result = {}
     for name, x in inputs.items():
-        g = x.grad
-        found = uses(x, out)
-        chain = _chain(x, out)
-        if chain == []:
-            explain = f"L is {name} itself: ∂L/∂{name} = 1."
-        elif chain is not None and len(chain) == 1:
-            explain = f"∂L/∂{name} is the local factor of L itself: {number(g)}."
-        elif chain is not None:
-            product = " × ".join(_factor(f) for f in reversed(chain))
-            explain = (f"On the way back from L to {name}, the local factors are "
-                       f"{_joined([number(f) for f in reversed(chain)])}: ∂L/∂{name} = {product} = {number(g)}.")
-        else:
-            parts = " + ".join(_factor(u["part"]) for u in found)
-            explain = (f"{name} feeds {len(found)} places, and its gradient is the sum of what each sends back: "
-                       f"{parts} = {number(g)}.")
-        slips = []
-        if len(found) == 1:
-            use = found[0]
-            node, factor, upstream = use["node"], use["factor"], use["node"].grad
-            formula = _local_formula(node, use["index"])
-            local = f"{_d(node)}/∂{name} = {_with_value(formula, factor)}"
-            slips.append((upstream, f"∂L/{_d(node)}, the gradient that reaches {describe(node)}: one step to go, "
-                                    f"times the local factor {local}."))
-            slips.append((factor, f"the local factor at {describe(node)} alone, {local}: multiply in what reaches "
-                                  f"{describe(node)} from L, ∂L/{_d(node)} = {number(upstream)}."))
-            if node._op == "*":
-                other = describe(node._children[1 - use["index"]])
-                slips.append((upstream * x.data, f"what {name}'s own value gives in place of {other}: "
-                                                 "a product sends each input the other input's value."))
-            if node._op in FUNCTIONS or node._op.startswith("**"):
-                slips.append((upstream * node.data, f"{describe(node)} itself in place of its slope: the local factor "
-                                                    f"at {describe(node)} is {formula}."))
-        elif len(found) > 1:
-            for use in found:
-                slips.append((use["part"], f"one use's worth, through {describe(use['node'])}: {name} feeds "
-                                           f"{len(found)} places, and each sends back its own part; add them all."))
-        if chain == []:
-            signs = "nothing lies on the way back from L, and ∂L/∂L = 1 is positive"
-        elif chain is not None and len(chain) == 1:
-            signs = f"the one factor on the way back from L is {number(chain[0])}"
-        elif chain is not None:
-            signs = (f"the factors on the way back from L are {_joined([number(f) for f in reversed(chain)])}; "
-                     "count their minus signs")
-        else:
-            signs = (f"the parts {name}'s uses send back are {_joined([number(u['part']) for u in found])}; "
-                     "count their minus signs")
-        slips.append((-g, f"the right size with the wrong sign: {signs}."))
+        found, chain = uses(x, out), _chain(x, out)
+        slips = _use_slips(name, x, found) + [(-x.grad, f"the right size with the wrong sign: "
+                                                        f"{_signs(name, chain, found)}.")]
         # the numbers the graph shows before any gradient: a learner may copy one of them
-        for node in reversed(topological_order(out)):  # out first
-            slips.append((node.data, f"the value of {describe(node)} on the graph, not a gradient: ∂L/∂{name} is "
-                                     f"how far L moves per unit nudge of {name}."))
-        kept = []
-        for value, message in slips:
-            if not math.isfinite(value) or abs(value - g) <= SLIP_TOLERANCE:
-                continue
-            if any(abs(value - v) <= SLIP_TOLERANCE for v, _ in kept):
-                continue
-            kept.append((value, message))
-        result[name] = {"answer": g, "explain": explain,
+        slips += [(node.data, f"the value of {describe(node)} on the graph, not a gradient: ∂L/∂{name} is "
+                              f"how far L moves per unit nudge of {name}.")
+                  for node in reversed(topological_order(out))]  # out first
+        result[name] = {"answer": x.grad, "explain": _explain(name, x.grad, chain, found),
                         "look": f"Start at L with ∂L/∂L = 1 and walk back to {name}, multiplying the local factor "
                                 "at each node; the forward values are on the graph.",
-                        "slips": [[round(v, 9), m] for v, m in kept]}
+                        "slips": [[round(v, 9), m] for v, m in _distinct(slips, x.grad)]}
     return result
+
+
+def _explain(name, g, chain, found):
+    """How ∂L/∂name comes about: L itself, one chain of local factors, or a sum over uses."""
+    if chain == []:
+        return f"L is {name} itself: ∂L/∂{name} = 1."
+    if chain is not None and len(chain) == 1:
+        return f"∂L/∂{name} is the local factor of L itself: {number(g)}."
+    if chain is not None:
+        product = " × ".join(_factor(f) for f in reversed(chain))
+        return (f"On the way back from L to {name}, the local factors are "
+                f"{_joined([number(f) for f in reversed(chain)])}: ∂L/∂{name} = {product} = {number(g)}.")
+    parts = " + ".join(_factor(u["part"]) for u in found)
+    return (f"{name} feeds {len(found)} places, and its gradient is the sum of what each sends back: "
+            f"{parts} = {number(g)}.")
+
+
+def _signs(name, chain, found):
+    """Where the sign of ∂L/∂name comes from, for a learner who got only the sign wrong."""
+    if chain == []:
+        return "nothing lies on the way back from L, and ∂L/∂L = 1 is positive"
+    if chain is not None and len(chain) == 1:
+        return f"the one factor on the way back from L is {number(chain[0])}"
+    if chain is not None:
+        return (f"the factors on the way back from L are {_joined([number(f) for f in reversed(chain)])}; "
+                "count their minus signs")
+    return (f"the parts {name}'s uses send back are {_joined([number(u['part']) for u in found])}; "
+            "count their minus signs")
+
+
+def _use_slips(name, x, found):
+    """The slips of one step: half of the chain rule at the one use, or one use of several."""
+    if len(found) > 1:
+        return [(use["part"], f"one use's worth, through {describe(use['node'])}: {name} feeds "
+                              f"{len(found)} places, and each sends back its own part; add them all.")
+                for use in found]
+    if not found:
+        return []
+    use = found[0]
+    node, factor, upstream = use["node"], use["factor"], use["node"].grad
+    formula = _local_formula(node, use["index"])
+    local = f"{_d(node)}/∂{name} = {_with_value(formula, factor)}"
+    slips = [(upstream, f"∂L/{_d(node)}, the gradient that reaches {describe(node)}: one step to go, "
+                        f"times the local factor {local}."),
+             (factor, f"the local factor at {describe(node)} alone, {local}: multiply in what reaches "
+                      f"{describe(node)} from L, ∂L/{_d(node)} = {number(upstream)}.")]
+    if node._op == "*":
+        other = describe(node._children[1 - use["index"]])
+        slips.append((upstream * x.data, f"what {name}'s own value gives in place of {other}: "
+                                         "a product sends each input the other input's value."))
+    if node._op in FUNCTIONS or node._op.startswith("**"):
+        slips.append((upstream * node.data, f"{describe(node)} itself in place of its slope: the local factor "
+                                            f"at {describe(node)} is {formula}."))
+    return slips
+
+
+def _distinct(slips, answer):
+    """The slips whose numbers differ from the answer and from each other (the first
+    message for a number wins): a number two slips share can't tell them apart."""
+    kept = []
+    for value, message in slips:
+        if not math.isfinite(value) or abs(value - answer) <= SLIP_TOLERANCE:
+            continue
+        if any(abs(value - v) <= SLIP_TOLERANCE for v, _ in kept):
+            continue
+        kept.append((value, message))
+    return kept
 
 
 # -- "Make ∂L/∂a vanish": the facts about a learner's expression at a point --------------

@@ -184,6 +184,17 @@ class Handler(SimpleHTTPRequestHandler):
         outputfile.write(data)
 
 
+class Server(ThreadingHTTPServer):
+    """A browser closes connections mid-body as a matter of course (a navigation, an
+    aborted fetch, a page the test has closed): that is no error worth a traceback."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
 def serve(directory, isolated=False, sent=None, precompressed=False, headers=True, mount="/", requests=None):
     """Start a server on a free port in a thread; returns (server, port).
     `sent`, a dict, collects the body bytes sent per path (compressed, where a copy was sent);
@@ -191,7 +202,7 @@ def serve(directory, isolated=False, sent=None, precompressed=False, headers=Tru
     rules = property(lambda self: header_rules(directory)) if headers else ()
     handler = type("CourseHandler", (Handler,), {"isolated": isolated, "sent": sent, "precompressed": precompressed,
                                                  "rules": rules, "mount": mount, "requests": requests})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    server = Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
 
