@@ -16,6 +16,7 @@ import pytest
 
 from course_build.exercise_data import proved_grading_data
 from grader.catalog import ExerciseError, load_exercise
+from tests.small_course import course_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "grader" / "template"
@@ -40,19 +41,7 @@ def build_course(tmp_path, pages, exercises=(), nav=None):
     for exercise_id in exercises:
         if not (root / exercise_id).exists():
             new_exercise(root, exercise_id)
-    nav_yaml = "" if nav is None else "nav:\n" + "".join(f"  - {n}\n" for n in nav)
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"""site_name: t
-site_url: http://127.0.0.1/
-docs_dir: {docs}
-theme: {{name: material, font: false}}
-{nav_yaml}plugins:
-  - course:
-      exercises_dir: {root}
-      pyodide_dir: {ROOT / 'node_modules/pyodide'}
-      runtime_dir: {ROOT / 'course_browser/dist'}
-markdown_extensions: [admonition, attr_list]
-""")
+    config = course_config(tmp_path, docs, root, nav)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config),
                            "-d", str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from runner.facts import STORAGE
+from tests.small_course import course_config
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -135,18 +136,7 @@ def _broken_site(tmp_path, page, exercises_dir=None):
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text(page)
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"""site_name: t
-site_url: http://127.0.0.1/
-docs_dir: {docs}
-theme: {{name: material, font: false}}
-plugins:
-  - course:
-      exercises_dir: {exercises_dir}
-      pyodide_dir: {ROOT / 'node_modules/pyodide'}
-      runtime_dir: {ROOT / 'course_browser/dist'}
-markdown_extensions: [admonition, attr_list]
-""")
+    config = course_config(tmp_path, docs, exercises_dir)
     return build(config, tmp_path / "site")
 
 

@@ -127,6 +127,16 @@ def open_level(page, site):
     wait_for_python(page)
 
 
+def click_into_editor(page, site, slot):
+    """Open the level and click into exercise `slot`'s editor, as a learner does before
+    typing; (the exercise, its editor's content)."""
+    open_level(page, site)
+    ex = exercise(page, slot)
+    editor = ex.locator(".cm-content")
+    editor.click()
+    return ex, editor
+
+
 SUB_ANSWER = ("out = Value(self.data - other.data, (self, other))\n        def _backward():\n"
               "            self.grad += out.grad\n            other.grad -= out.grad\n"
               "        out._backward = _backward\n        return out",)

@@ -12,6 +12,7 @@ from .helpers import (
     TAIL_ANSWER,
     TAIL_FORWARD,
     check,
+    click_into_editor,
     confirm,
     exercise,
     fill_blanks,
@@ -160,10 +161,7 @@ def test_syntax_error_names_the_line(page, site):
 
 
 def test_esc_then_tab_leaves_the_editor(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    content = ex.locator(".cm-content")
-    content.click()
+    ex, content = click_into_editor(page, site, "quiz-sub-backward")
     page.keyboard.press("End")
     page.keyboard.press("Tab")  # Tab indents inside the editor
     expect(content).to_be_focused()

@@ -123,6 +123,15 @@ for folder in ("/home/pyodide/course", "/home/pyodide", "."):
 }
 
 
+# What an attack's Run ends with: the line printed after the attack (it got there, so
+# whatever it plants is planted), or what stopped it, where that is the attack's own doing.
+PLANTED = "attack planted"
+ENDS = {
+    "a module's type": "RecursionError",  # every module forged, the run's own print included
+    "a file that a later import finds": "not available in exercises",  # the guard refuses the write
+}
+
+
 def run(ex):
     ex.get_by_role("button", name="Run", exact=True).click()
     result = ex.locator(".course-result")
@@ -134,8 +143,8 @@ def run(ex):
 def test_an_attack_run_changes_no_later_verdict(page, site, name):
     open_level(page, site)
     ex = exercise(page, SLOT)
-    replace_code(page, ex, ATTACKS[name])
-    run(ex)
+    replace_code(page, ex, ATTACKS[name] + f"\nprint({PLANTED!r})\n")
+    expect(run(ex)).to_contain_text(ENDS.get(name, PLANTED))
     replace_code(page, ex, SUB.starter.replace("____", "pass", 1).replace("____", "pass", 1))
     expect(check(ex)).to_have_attribute("data-state", "failed")
     replace_code(page, ex, SUB.starter)

@@ -15,6 +15,7 @@ from .helpers import (
     SUB_ANSWER,
     TAIL_ANSWER,
     answer,
+    click_into_editor,
     confirm,
     exercise,
     fill_blanks,
@@ -279,10 +280,7 @@ def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
 
 
 def test_enter_is_a_new_line_even_with_a_suggestion_open(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
-    editor = ex.locator(".cm-content")
-    editor.click()
+    ex, editor = click_into_editor(page, site, "quiz-backward-tail")
     page.keyboard.press("Control+End")
     page.keyboard.press("Enter")
     page.keyboard.type("topo")  # a name the editor offers to complete

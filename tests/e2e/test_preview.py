@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.small_course import course_config
+
 from .saved import saved_progress
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,18 +41,7 @@ def course(tmp_path):
     docs.mkdir()
     exercises.mkdir()
     (docs / "index.md").write_text(PAGE)
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"""site_name: t
-site_url: http://127.0.0.1/
-docs_dir: {docs}
-theme: {{name: material, font: false}}
-plugins:
-  - course:
-      exercises_dir: {exercises}
-      pyodide_dir: {ROOT / 'node_modules/pyodide'}
-      runtime_dir: {ROOT / 'course_browser/dist'}
-markdown_extensions: [admonition, attr_list]
-""")
+    config = course_config(tmp_path, docs, exercises)
     return config, docs / "index.md"
 
 
