@@ -94,7 +94,7 @@ def start(seed=1, lr=0.05):
 
 
 def steps(count):
-    run = _current.setdefault("run", Run())
+    run = _current.get("run") or _current.setdefault("run", Run())  # a new network only when there is none
     before = len(run.losses)
     losses = run.train(max(1, min(int(count), 200)))
     return {"step": len(losses), "losses": losses[before:]}
