@@ -4,11 +4,34 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python
+from tools.site_server import serve
+
+from .conftest import wait_for_python, wait_until
 
 LEVEL = "/autograd/"
 # the two window sizes every layout is checked at
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+SW_READY = "navigator.serviceWorker.controller !== null"
+
+
+def controlled_page(browser, url, python=True):
+    """A page at `url` in a context that lets service workers in, once (with `python`) Python
+    is up and the service worker controls the page; returns (context, page)."""
+    context = browser.new_context(service_workers="allow")
+    page = context.new_page()
+    page.goto(url)
+    if python:
+        wait_for_python(page)
+    wait_until(page, SW_READY, timeout=120_000)
+    return context, page
+
+
+def other_origin(directory):
+    """A server on another origin (localhost, where the course is at 127.0.0.1) that records
+    every request it gets; returns (server, origin, the list of paths asked for)."""
+    hits = []
+    server, port = serve(directory, requests=hits)
+    return server, f"http://localhost:{port}", hits
 
 
 def open_skip_test(page):

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from course_build.headers import header_rules
 from tools.site_server import serve
 
-from .conftest import PYTHON_READY, wait_until
-from .helpers import LEVEL, check, exercise, open_skip_test
+from .conftest import wait_for_python, wait_until
+from .helpers import LEVEL, check, exercise, open_skip_test, other_origin
 
 POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
           "importScripts", "Worker", "SharedWorker", "BroadcastChannel", "FontFace"]
@@ -21,10 +21,6 @@ VIOLATIONS = """
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(
         `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
 """
-
-
-def python_ready(page, timeout=60_000):
-    wait_until(page, PYTHON_READY, timeout)
 
 
 def strict_context(browser, **options):
@@ -49,14 +45,6 @@ def python_worker(page):
         if re.search(r"/assets/course/worker\.[^/]*\.js$", worker.url):
             return worker
     raise AssertionError(f"no Python worker among {[w.url for w in page.workers]}")
-
-
-def other_origin(directory):
-    """A server on another origin (localhost, where the course is at 127.0.0.1) that records
-    every request it gets; returns (server, origin, the list of paths asked for)."""
-    hits = []
-    server, port = serve(directory, requests=hits)
-    return server, f"http://localhost:{port}", hits
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +76,7 @@ def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener)
     context = strict_context(browser)
     page = new_page(context)
     page.goto(built["headers"] + LEVEL)
-    python_ready(page)
+    wait_for_python(page)
     assert page.evaluate("window.__coursePython.workerKept") == []
     worker = python_worker(page)
     left = worker.evaluate(f"""() => {{
@@ -123,12 +111,12 @@ def test_no_page_violates_the_content_security_policy(browser, built, served):
         open_skip_test(page)  # its exercises are open on a first visit, the level's are locked
         exercises = page.locator(".course-exercise:visible")
         if exercises.count():
-            python_ready(page)
+            wait_for_python(page)
             result = check(exercises.first, timeout=60_000)
             expect(result).not_to_contain_text("Python could not start")
             checked += 1
         elif page.locator(".course-lab").count():
-            python_ready(page)
+            wait_for_python(page)
         page.wait_for_timeout(300)
         violations = page.evaluate("window.__cspViolations")
         worker = page.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []")

@@ -15,11 +15,10 @@ from course_build.offline import write_service_worker
 from grader import catalog
 from tools.site_server import serve
 
-from .helpers import answer, check, exercise, replace_code
-from .test_hardening import other_origin, python_ready, wait_until
+from .conftest import wait_for_python, wait_until
+from .helpers import SW_READY, answer, check, controlled_page, exercise, other_origin, replace_code
 
 ROOT = Path(__file__).resolve().parents[2]
-SW_READY = "navigator.serviceWorker.controller !== null"
 
 
 @pytest.fixture(scope="module")
@@ -32,24 +31,12 @@ def own_site(tmp_path_factory, built_site):
     server.shutdown()
 
 
-def controlled_page(browser, url, python=True):
-    """A page at `url` in a context that lets service workers in, once (with `python`) Python
-    is up and the service worker controls the page; returns (context, page)."""
-    context = browser.new_context(service_workers="allow")
-    page = context.new_page()
-    page.goto(url)
-    if python:
-        python_ready(page)
-    wait_until(page, SW_READY, timeout=120_000)
-    return context, page
-
-
 def test_course_works_offline_after_one_visit(browser, own_site):
     _, url = own_site
     context, page = controlled_page(browser, url + "/autograd/")
     context.set_offline(True)
     page.goto(url + "/accumulate/")  # never visited, Python loads from the cache
-    python_ready(page)
+    wait_for_python(page)
     expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
     ex = exercise(page, "diamond")
     replace_code(page, ex, catalog.load("diamond").solution)
@@ -95,7 +82,7 @@ def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
     assert page.evaluate(POISON, [script, "alert(1)"])
     assert page.evaluate(POISON, ["accumulate/", "<script>alert(2)</script>"])
     page.reload()  # the course script comes from the cache: its hash is checked, the bad copy replaced
-    python_ready(page)
+    wait_for_python(page)
     assert page.evaluate("fetch(arguments[0]).then(r => r.text())".replace("arguments[0]", repr("/" + script))) != "alert(1)"
     context.set_offline(True)
     with pytest.raises(PlaywrightError):  # offline: the poisoned page is refused (fails closed), not served
@@ -104,7 +91,7 @@ def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
     page = context.new_page()
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(url + "/autograd/")  # the repaired script works offline
-    python_ready(page)
+    wait_for_python(page)
     ms, direct, digest = page.evaluate("""async (path) => {
         let started = performance.now();
         for (let i = 0; i < 5; i++) await (await fetch(path)).arrayBuffer();

@@ -12,8 +12,7 @@ from playwright.sync_api import expect
 
 from tools.site_server import serve
 
-from .helpers import answer
-from .test_offline import controlled_page
+from .helpers import answer, controlled_page
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNT = "/course/"

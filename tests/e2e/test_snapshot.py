@@ -13,8 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python as python_ready
-from .conftest import wait_until
+from .conftest import wait_for_python, wait_until
 from .helpers import SUB_ANSWER, check, exercise, fill_blanks
 
 LEVEL = "/autograd/"
@@ -42,7 +41,7 @@ def boots_normally_and_grades(page, site, why):
     """The level boots Python without the snapshot, for the reason `why` the worker gave
     (missing, hash, load), and a right answer still passes."""
     page.goto(site + LEVEL)
-    python_ready(page)
+    wait_for_python(page)
     assert boot_mode(page) == "fallback"
     assert page.evaluate("window.__coursePython.snapshotRejected") == why
     passes(page)
@@ -92,7 +91,7 @@ def shipped(page, site):
 
 def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     page.goto(site + LEVEL)
-    python_ready(page)
+    wait_for_python(page)
     assert boot_mode(page) == "snapshot"
     assert page.evaluate("window.__coursePython.snapshotRejected") is None
     timings = page.evaluate("window.__coursePython.bootTimings")
@@ -114,7 +113,7 @@ def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
     requested = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(site + LEVEL)
-    python_ready(page)
+    wait_for_python(page)
     assert boot_mode(page) == "normal"
     assert not [url for url in requested if ".snapshot.gz" in url]
     passes(page)
@@ -127,7 +126,7 @@ def test_each_boot_draws_its_own_random_numbers(browser, site):
         context = browser.new_context(service_workers="block")
         page = context.new_page()
         page.goto(site + LEVEL)
-        python_ready(page)
+        wait_for_python(page)
         assert boot_mode(page) == "snapshot"
         draws.append(probe(page)["random"])
         context.close()
@@ -141,7 +140,7 @@ def test_a_browser_saved_snapshot_of_an_older_version_is_deleted(page, site):
         await (await caches.open('byoa-python-snapshot')).put('/x', new Response('old'));
     }""")
     page.reload()
-    python_ready(page)
+    wait_for_python(page)
     wait_until(page, "caches.keys().then((keys) => keys.length === 0)", timeout=20_000)
     assert page.evaluate("caches.keys()") == []
     assert page.evaluate("localStorage.getItem('byoa-python-snapshot-sha256')") is None
@@ -183,7 +182,7 @@ def test_a_host_that_decodes_the_gzip_on_the_way_still_gets_the_snapshot(page, s
     config, data = shipped(page, site)
     page.route(snapshot_url(site, config), lambda route: route.fulfill(body=gzip.decompress(data)))
     page.goto(site + LEVEL)
-    python_ready(page)
+    wait_for_python(page)
     assert boot_mode(page) == "snapshot"
     timings = page.evaluate("window.__coursePython.bootTimings")
     assert "snapshotFetch" in timings and "snapshotFetchInflate" not in timings  # nothing inflated here

@@ -22,9 +22,8 @@ from playwright.sync_api import expect
 from grader.catalog import load
 from tools.site_server import serve
 
-from .helpers import answer, check, exercise, replace_code
-from .test_hardening import python_ready, wait_until
-from .test_offline import controlled_page
+from .conftest import wait_for_python, wait_until
+from .helpers import answer, check, controlled_page, exercise, replace_code
 
 ROOT = Path(__file__).resolve().parents[2]
 MISTAKE = "fixes-only-add"
@@ -78,7 +77,7 @@ def test_a_new_build_reaches_a_returning_learner(browser, course):
 
     for _visit in range(2):  # the next page load, or the one after it
         page.goto(url + "/accumulate/")
-        python_ready(page)
+        wait_for_python(page)
         if NEW_MESSAGE in mistake_verdict(page).inner_text():
             break
     else:
@@ -100,12 +99,12 @@ def test_the_new_build_is_what_a_returning_learner_gets_offline(browser, course)
     toml.write_text(text.replace(NEW_MESSAGE if NEW_MESSAGE in text else message, message + " (v3)"))
     build(site, exercises, port)
     page.goto(url + "/accumulate/")
-    python_ready(page)
+    wait_for_python(page)
     # the new service worker takes over and caches v3: the same holds offline
     wait_until(page, f"caches.keys().then(k => k.length === 1 && k[0] !== {first_cache[0]!r})", timeout=120_000)
     context.set_offline(True)
     page.goto(url + "/accumulate/")
-    python_ready(page)
+    wait_for_python(page)
     expect(mistake_verdict(page)).to_contain_text("(v3)")
     expect(page.locator('.course-question[data-question="diamond-grad"] .course-feedback')).to_contain_text("Right")
     context.close()
