@@ -99,7 +99,8 @@ async function mount() {
   const level = pageLevel(root) || location.pathname;
   const exercises = root.querySelectorAll(".course-exercise");
   // A page with code or a lab started Python from its <head> (early.js); this adopts it.
-  if (exercises.length || root.querySelector(".course-lab")) python()?.start();
+  // Exercises keep a second spare: Checks come in bursts (python.js keepSpares).
+  if (exercises.length || root.querySelector(".course-lab")) python()?.keepSpares(exercises.length ? 2 : 1);
   for (const el of root.querySelectorAll(".course-question")) mountQuestion(el, { level });
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();

@@ -3,11 +3,12 @@
 // instant navigation, because module scripts are not re-run).
 //
 // No restore between runs can be complete, so none is relied on: a Run or a Check
-// takes the spare interpreter (booted from the build's memory snapshot, touched by no
-// learner code), and the interpreter is thrown away when the run ends. The next spare
-// boots once the verdict is shown, or while a run that lasts goes on. Later boots
-// reuse what the first one fetched: the compiled WebAssembly module and the
-// snapshot's memory (the "seed").
+// takes a spare interpreter (booted from the build's memory snapshot, touched by no
+// learner code), and the interpreter is thrown away when the run ends. A page with
+// exercises keeps two spares, so that a Check pressed right after another, or right
+// after a Stop, finds one booted; the replacement boots once the verdict is shown, or
+// while a run that lasts goes on. Later boots reuse what the first one fetched: the
+// compiled WebAssembly module and the snapshot's memory (the "seed").
 //
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
 // the spare is already on its way.
@@ -16,8 +17,6 @@ import FACTS from "../runner/facts.json" with { type: "json" };
 import { launchWorker } from "./launch.js";
 import { makeVerdict } from "./verdicts.js";
 
-const OLD_SNAPSHOT_CACHE = "byoa-python-snapshot";
-const OLD_SNAPSHOT_HASH_KEY = "byoa-python-snapshot-sha256";
 const SPARE_AFTER_MS = 100; // a run that lasts this long gets its successor booting meanwhile
 
 /** One worker, one interpreter: its boot, its calls, its end. */
@@ -96,7 +95,9 @@ export class PythonRuntime extends EventTarget {
     super();
     this.urls = { workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot };
     this.bootMode = null; // "snapshot" | "normal" | "fallback" (the snapshot was not usable)
-    this.spare = null; // the next grading interpreter
+    this.spares = []; // grading interpreters touched by no run, booted or booting
+    this.keep = 1; // how many spares to keep: see keepSpares
+    this.toppingUp = false;
     this.lab = null;
     this.running = null; // {interpreter, reason}: the run of learner code under way
     this.seed = null; // {module, memory, files} from the first interpreter
@@ -110,20 +111,54 @@ export class PythonRuntime extends EventTarget {
     this.cspViolations = []; // reported by the workers, for the tests only
   }
 
+  /** The interpreter the next run takes: a booted spare if there is one. */
+  get spare() {
+    return this.spares.find((i) => i.booted) || this.spares[0] || null;
+  }
+
   /** For the tests and benchmarks: the worker of the interpreter a run would take. */
   get worker() {
     return this.spare?.worker || null;
   }
 
+  /** Keep `count` spares booted. Each costs about 30 MB; a second one is what lets a
+   * Check follow another Check, or a Stop, without waiting for a boot. */
+  keepSpares(count) {
+    this.keep = Math.max(1, count);
+    while (this.spares.length > this.keep) (this.spares.findLast((i) => !i.booted) || this.spares.at(-1)).end("done");
+    this.start();
+  }
+
+  /** Make sure a spare is on its way now, and the others after the next paint. */
   start() {
-    if (this.spare || this.state === "failed") return;
+    if (this.state === "failed") return;
+    if (!this.spares.length) this.launchSpare();
+    this.topUp();
+  }
+
+  launchSpare() {
     // The worker the page's <head> started (early.js), once; otherwise a new one.
     const early = globalThis.__courseEarlyPython;
     globalThis.__courseEarlyPython = null;
     const launched = early || launchWorker(this.urls, { seed: this.seed });
     if (!this.startedAt) this.startedAt = launched.startedAt; // for the benchmarks
     if (this.state !== "ready") this.setState("loading", "Loading Python…");
-    this.spare = new Interpreter(this, launched);
+    this.spares.push(new Interpreter(this, launched));
+  }
+
+  /** One more spare per painted frame until there are `keep`. Only once the first has
+   * booted: later ones start from its seed instead of fetching and compiling again, and
+   * launching one copies the seed on this thread (about 40 ms), which must not fall in
+   * the task that shows a verdict. */
+  topUp() {
+    if (this.toppingUp || this.bootSeconds === null || this.spares.length >= this.keep) return;
+    this.toppingUp = true;
+    afterNextPaint(() => {
+      this.toppingUp = false;
+      if (this.state === "failed" || this.spares.length >= this.keep) return;
+      this.launchSpare();
+      this.topUp();
+    });
   }
 
   setState(state, progress) {
@@ -151,13 +186,13 @@ export class PythonRuntime extends EventTarget {
       this.workerKept = msg.kept; // powers the worker could not drop (none expected)
       this.snapshotBytes = msg.snapshotBytes; // the restored memory's size, for the tests and benchmarks
       performance.mark("course:python-ready");
-      forgetOldSnapshot();
       // the first interpreter primes the WebAssembly that every later one shares
       interpreter.call("warm_up", []).catch(() => {});
     }
     this.lastBoot = msg; // for the benchmarks
     this.bootFailures = 0;
     if (this.state !== "ready") this.setState("ready", "");
+    this.topUp();
     return undefined;
   }
 
@@ -175,8 +210,9 @@ export class PythonRuntime extends EventTarget {
 
   ended(interpreter, reason) {
     if (reason !== "done") this.restarts += 1;
-    if (interpreter === this.spare) {
-      this.spare = null;
+    const spare = this.spares.indexOf(interpreter);
+    if (spare >= 0) {
+      this.spares.splice(spare, 1);
       if (this.state !== "failed") this.start();
     }
     if (interpreter === this.lab) this.lab = null;
@@ -197,12 +233,11 @@ export class PythonRuntime extends EventTarget {
     } catch {
       return stoppedVerdict("crash");
     }
-    if (this.spare === interpreter) this.spare = null; // another call may have taken it while it booted
-    else return this.runCall(fn, args, given, timeoutMs, onStart);
-    // The next spare boots once this run's verdict is on screen: launching a worker hands
-    // it the seed, a copy of the snapshot's memory made on this thread (about 40 ms on two
-    // cores), which would otherwise delay the verdict. A run still going after
-    // SPARE_AFTER_MS (a slow one, or a loop about to be stopped) gets its successor then.
+    const taken = this.spares.indexOf(interpreter);
+    if (taken < 0) return this.runCall(fn, args, given, timeoutMs, onStart); // another call took it while it booted
+    this.spares.splice(taken, 1);
+    // Its replacement boots once this run's verdict is on screen (see topUp). A run still
+    // going after SPARE_AFTER_MS (a slow one, or a loop about to be stopped) gets it then.
     const successor = setTimeout(() => this.start(), SPARE_AFTER_MS);
     this.runs += 1;
     const run = { interpreter, timer: null };
@@ -269,11 +304,6 @@ export class PythonRuntime extends EventTarget {
 function afterNextPaint(fn) {
   if (document.hidden) setTimeout(fn);
   else requestAnimationFrame(() => setTimeout(fn));
-}
-
-function forgetOldSnapshot() {
-  try { localStorage.removeItem(OLD_SNAPSHOT_HASH_KEY); } catch { /* no storage */ }
-  globalThis.caches?.delete(OLD_SNAPSHOT_CACHE).catch(() => {});
 }
 
 export function stoppedVerdict(reason) {

@@ -45,10 +45,12 @@ def test_course_works_offline_after_one_visit(browser, own_site):
 
 
 def test_a_new_build_replaces_the_old_cache(browser, own_site):
+    """A new build's worker deletes every cache of the course but its own, once active."""
     directory, url = own_site
     context, page = controlled_page(browser, url + "/", python=False)
     first = page.evaluate("caches.keys()")
     assert len(first) == 1
+    page.evaluate("caches.open('byoa-python-snapshot')")  # what builds before the build-time snapshot left
     index = directory / "index.html"  # a new build: one page changes, so does sw.js
     index.write_text(index.read_text().replace("</article>", "<p>New in this build.</p></article>", 1))
     write_service_worker(directory, ROOT / "course_browser/sw.js", site_header(directory, "Content-Security-Policy"))

@@ -133,19 +133,6 @@ def test_each_boot_draws_its_own_random_numbers(browser, site):
     assert draws[0] != draws[1]
 
 
-def test_a_browser_saved_snapshot_of_an_older_version_is_deleted(page, site):
-    page.goto(site + LEVEL)
-    page.evaluate("""async () => {
-        localStorage.setItem('byoa-python-snapshot-sha256', '{}');
-        await (await caches.open('byoa-python-snapshot')).put('/x', new Response('old'));
-    }""")
-    page.reload()
-    wait_for_python(page)
-    wait_until(page, "caches.keys().then((keys) => keys.length === 0)", timeout=20_000)
-    assert page.evaluate("caches.keys()") == []
-    assert page.evaluate("localStorage.getItem('byoa-python-snapshot-sha256')") is None
-
-
 def test_a_missing_snapshot_falls_back_to_the_normal_boot(page, site):
     page.goto(site + "/")
     config = snapshot_config(page)
