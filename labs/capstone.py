@@ -3,7 +3,8 @@
 Each exercise of the course has the learner write one method of `Value`. Here the
 reference engine's source runs afresh (so every `Value(...)` inside it means the
 new class), and each method the learner has solved replaces the reference's, taken
-from their own saved code (the method's definition, nothing else). A method not
+from their code as it last passed its exercise's Check (the method's definition,
+nothing else). A method not
 solved yet stays the reference's, and the page says which is which.
 
 Then the same network trains on both engines from the same starting weights, each
