@@ -10,7 +10,8 @@ import { blank, storage } from "../runner/facts.json";
 
 try {
   const saved = JSON.parse(localStorage.getItem(storage.key));
-  if (saved && saved.version === storage.schema_version && saved.code) {
+  const readable = [storage.schema_version, ...storage.migrates_from]; // every version keeps code as {slot: text}
+  if (saved && readable.includes(saved.version) && saved.code) {
     for (const draft of document.querySelectorAll("textarea.course-draft")) {
       const code = saved.code[draft.getAttribute("data-slot")];
       if (typeof code === "string" && draft.value === draft.defaultValue) draft.value = code;

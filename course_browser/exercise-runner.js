@@ -48,7 +48,7 @@ async function execute(ctx, mode) {
       : await ctx.runCode(code, onStart);
     renderVerdict(result, verdict, { mode });
     performance.measure(`course:${mode}`, `course:${mode}-start`);
-    if (mode === "check") recordCheck(ctx, verdict);
+    if (mode === "check") recordCheck(ctx, verdict, code);
   } catch (error) {
     renderVerdict(result, ctx.problem(`Something went wrong while running your code: ${error.message}. Your code is kept.`));
   } finally {
@@ -58,11 +58,12 @@ async function execute(ctx, mode) {
   }
 }
 
-/** A Check's outcome for the level: a first pass is saved, the ✓ shows for any pass
- * (this one or an earlier one), and the page hears of it (course:checked). */
-function recordCheck({ root, level, slot }, verdict) {
+/** A Check's outcome for the level: every pass is saved with the code that passed (the
+ * capstone builds on the newest), the ✓ shows for any pass (this one or an earlier one),
+ * and the page hears of it (course:checked). */
+function recordCheck({ root, level, slot }, verdict, code) {
   const item = progress.item(level, slot);
-  if (verdict.passed === true && !item.solved) progress.update(level, slot, { solved: true });
+  if (verdict.passed === true) progress.recordPass(level, slot, code);
   root.classList.toggle("is-solved", verdict.passed === true || item.solved === true);
   root.dispatchEvent(new CustomEvent("course:checked", { bubbles: true, detail: { passed: verdict.passed === true } }));
 }

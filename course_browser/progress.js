@@ -1,7 +1,7 @@
 // The learner's progress in localStorage, with a versioned schema.
 //
-//   {version, levels: {<level>: {items: {<id>: {solved, shown, tried, answer, hints}}, cleared, stars, via,
-//                                started, resetAt}},
+//   {version, levels: {<level>: {items: {<id>: {solved, shown, tried, answer, hints, passed, passedAt}},
+//                                cleared, stars, via, started, resetAt}},
 //    code: {<slot>: text}, codeTimes: {<slot>: ms}, last: {url, title, level, at}, resetAt,
 //    labs: {<page|lab#n|control>: value}}   (a lab's inputs, as the learner last set them)
 //
@@ -13,11 +13,16 @@
 // wrote, and a `storage` event merges it as soon as it is written, field by field
 // (answers, unlocks and stars: the union; code: the newer save; a reset: wins over
 // anything older).
+//
+// An exercise's `passed` is the code that last passed its Check (at `passedAt`): the
+// capstone builds the learner's engine from it, whatever the editor holds since.
+// Version 1 had no `passed`; it loads as it is (migrate), its exercises solved without one.
 
 import FACTS from "../runner/facts.json" with { type: "json" };
 
 export const STORAGE_KEY = FACTS.storage.key;
 export const SCHEMA_VERSION = FACTS.storage.schema_version;
+const OLDER_VERSIONS = FACTS.storage.migrates_from;
 const listeners = new Set();
 const announce = (event) => { for (const fn of listeners) fn(event); };
 
@@ -40,6 +45,7 @@ function storage() {
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isTime = (v) => v === undefined || (Number.isFinite(v) && v >= 0);
 const optional = (v, type) => v === undefined || typeof v === type;
+const pick = (object, keys) => Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]]));
 
 /** A Resume link the page may follow: a path on this site ("/autograd/"), as the page
  * itself saves it (rememberVisit), and nothing else: no scheme (javascript:, data:,
@@ -57,7 +63,8 @@ export function safeUrl(url) {
 
 function isValidItem(item) {
   return isObject(item) && optional(item.solved, "boolean") && optional(item.shown, "boolean") && optional(item.tried, "boolean")
-    && optional(item.answer, "string") && (item.hints === undefined || Number.isInteger(item.hints) && item.hints >= 0);
+    && optional(item.answer, "string") && (item.hints === undefined || Number.isInteger(item.hints) && item.hints >= 0)
+    && optional(item.passed, "string") && isTime(item.passedAt);
 }
 
 function isValidLevel(level) {
@@ -65,6 +72,12 @@ function isValidLevel(level) {
     && optional(level.cleared, "boolean") && optional(level.started, "boolean") && optional(level.via, "string")
     && (level.stars === undefined || Number.isInteger(level.stars) && level.stars >= 0 && level.stars <= 3)
     && isTime(level.resetAt);
+}
+
+/** Saved progress of an older schema in this one's shape; anything else as it is. Every
+ * older version is this one without fields that are optional here. */
+export function migrate(data) {
+  return isObject(data) && OLDER_VERSIONS.includes(data.version) ? { ...data, version: SCHEMA_VERSION } : data;
 }
 
 /** The whole schema, so a crafted file can't put anything else in front of the page's code. */
@@ -98,6 +111,9 @@ function mergeItem(mine, theirs) {
   if (mine.tried || theirs.tried) merged.tried = true;
   if (merged.answer === undefined && theirs.answer !== undefined) merged.answer = theirs.answer;
   if (theirs.hints !== undefined) merged.hints = Math.max(mine.hints || 0, theirs.hints);
+  if (theirs.passed !== undefined && (mine.passed === undefined || newer(theirs.passedAt, mine.passedAt))) {
+    Object.assign(merged, pick(theirs, ["passed", "passedAt"])); // the code that passed last
+  }
   return merged;
 }
 
@@ -150,7 +166,7 @@ class Progress {
   /** Merge saved progress (JSON text) into this tab's; returns whether it was readable. */
   mergeFrom(raw) {
     let theirs = null;
-    try { theirs = JSON.parse(raw); } catch { return false; }
+    try { theirs = migrate(JSON.parse(raw)); } catch { return false; }
     if (!isValid(theirs)) return false;
     this.data = mergeProgress(this.data, theirs);
     return true;
@@ -164,7 +180,7 @@ class Progress {
     const raw = this.store.getItem(STORAGE_KEY);
     if (raw === null) return empty();
     let data = null;
-    try { data = JSON.parse(raw); } catch { /* reported below */ }
+    try { data = migrate(JSON.parse(raw)); } catch { /* reported below */ }
     if (isObject(data) && data.last !== undefined && !isValidLast(data.last)) delete data.last; // only a link: dropped
     if (isValid(data)) return data;
     try { this.store.setItem(`${STORAGE_KEY}-backup`, raw); } catch { /* best effort */ }
@@ -222,6 +238,11 @@ class Progress {
 
   code(slot) { return this.data.code[slot]; }
 
+  /** A Check passed: the item is solved, and `code` is the code that passed last. */
+  recordPass(level, slot, code) {
+    this.update(level, slot, { solved: true, passed: code, passedAt: Date.now() });
+  }
+
   /** A lab control's saved value (a string), or undefined. */
   labInput(key) { return this.data.labs?.[key]; }
 
@@ -272,7 +293,10 @@ class Progress {
   import(data, mode, notice) {
     const now = Date.now();
     const past = (t) => (t === undefined ? t : Math.min(t, now)); // no save from the future outranks a later one
-    for (const level of Object.values(data.levels)) level.resetAt = past(level.resetAt);
+    for (const level of Object.values(data.levels)) {
+      level.resetAt = past(level.resetAt);
+      for (const item of Object.values(level.items)) item.passedAt = past(item.passedAt);
+    }
     for (const slot of Object.keys(data.codeTimes || {})) data.codeTimes[slot] = past(data.codeTimes[slot]);
     if (data.last) data.last.at = past(data.last.at);
     this.replaced = true;
@@ -299,8 +323,7 @@ export function summary(data) {
     + `code saved for ${plural(code, "exercise", "exercises")}`;
 }
 
-const pick = (object, keys) => Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]]));
-const ITEM_FIELDS = ["solved", "shown", "answer", "hints", "tried"];
+const ITEM_FIELDS = ["solved", "shown", "answer", "hints", "tried", "passed", "passedAt"];
 const LEVEL_FIELDS = ["cleared", "stars", "via", "started", "resetAt"];
 
 /** A progress file's text, checked field by field against the schema: what the page
@@ -310,7 +333,7 @@ const LEVEL_FIELDS = ["cleared", "stars", "via", "started", "resetAt"];
 export function readProgressFile(text) {
   let raw;
   try {
-    raw = JSON.parse(text);
+    raw = migrate(JSON.parse(text));
   } catch {
     throw new Error("This file is not a progress file: it is not even JSON, so it may be damaged or another kind of file. "
       + "Choose the file that Export progress saved (autograd-course-progress.json).");

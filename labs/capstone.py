@@ -3,7 +3,8 @@
 Each exercise of the course has the learner write one method of `Value`. Here the
 reference engine's source runs afresh (so every `Value(...)` inside it means the
 new class), and each method the learner has solved replaces the reference's, taken
-from their own saved code (the method's definition, nothing else). A method not
+from their code as it last passed its exercise's Check (the method's definition,
+nothing else). A method not
 solved yet stays the reference's, and the page says which is which.
 
 Then the same network trains on both engines from the same starting weights, each
@@ -26,6 +27,7 @@ import engine.engine as reference_engine
 import engine.nn as reference_nn
 import engine.order as reference_order
 import labs.course_network as course_network
+from runner.facts import BLANK
 from runner.network import readings, weights_and_biases
 
 from .entry import Lab, Page
@@ -105,19 +107,27 @@ def _parse(code):
         raise PieceError(f"your saved code does not parse (line {e.lineno}: {e.msg})") from None
 
 
+def _filled(node):
+    """`node`, once every blank in it is filled: a blank left would stop training with a
+    NameError that names no exercise."""
+    if any(isinstance(n, ast.Name) and n.id == BLANK for n in ast.walk(node)):
+        raise PieceError(f"your saved code still has blanks ({BLANK}): check its exercise again")
+    return node
+
+
 def _method_node(code, name):
     for node in _parse(code).body:
         if isinstance(node, ast.ClassDef) and node.name == "Value":
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == name:
-                    return item
+                    return _filled(item)
     raise PieceError(f"your saved code has no Value.{name}")
 
 
 def _class_node(code, name):
     for node in _parse(code).body:
         if isinstance(node, ast.ClassDef) and node.name == name:
-            return node
+            return _filled(node)
     raise PieceError(f"your saved code has no class {name}")
 
 

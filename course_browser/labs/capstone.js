@@ -1,29 +1,44 @@
 // The capstone: the learner's own engine, assembled in the worker from the methods
-// they wrote and solved (labs/capstone.py), trains MLP(2, [8, 8, 1]) next to the
-// reference engine, a few steps per call so progress shows; then one gradient
-// check per piece points at the blank behind any difference; the learner can read and
-// download the assembled engine as one file. It grants no progress.
+// they wrote, each as it last passed its exercise's Check (labs/capstone.py), trains
+// MLP(2, [8, 8, 1]) next to the reference engine, a few steps per call so progress
+// shows; then one gradient check per piece points at the blank behind any difference;
+// the learner can read and download the assembled engine as one file. It grants no
+// progress.
 import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
 import { boundaryLegend, drawDecisionBoundary } from "../boundary.js";
 import { lossChart, lossFigure } from "../plots.js";
 import { svg } from "../svg.js";
 import { progress } from "../progress.js";
 import { python } from "../runtime.js";
+import FACTS from "../../runner/facts.json" with { type: "json" };
 
 const STEPS = 60;
 const CHUNK = 10;
 
-/** The learner's saved code for each piece they solved (in its exercise or the skip-test
- * twin), keyed by the piece's name, as labs/capstone.py takes it. */
+/** A solved slot's code: the code that last passed its Check, whatever the editor holds
+ * since (a Reset, an edit). Progress saved before passes were kept has only the draft:
+ * `draft` says so. Null when the slot is not solved or has no code. */
+function solvedCode(page, slot) {
+  const item = progress.item(page, slot);
+  if (!item.solved) return null;
+  if (typeof item.passed === "string") return { code: item.passed, at: item.passedAt || 0 };
+  const draft = progress.code(slot);
+  return typeof draft === "string" ? { code: draft, at: -1, draft: true } : null;
+}
+
+/** The learner's code for each piece they solved (in its exercise or the skip-test twin),
+ * keyed by the piece's name, as labs/capstone.py takes it: the one that passed last.
+ * `recheck`: the pieces solved with only a draft that still holds blanks; they stay the
+ * reference's until the learner checks their exercise again. */
 export function learnerCodes(pieces) {
-  const codes = {};
-  for (const { exercise, page, method } of pieces) {
-    for (const slot of [exercise, `quiz-${exercise}`]) {
-      const code = progress.code(slot);
-      if (progress.item(page, slot).solved && typeof code === "string") { codes[method] = code; break; }
-    }
+  const codes = {}, recheck = [];
+  for (const piece of pieces) {
+    const found = [piece.exercise, `quiz-${piece.exercise}`].map((slot) => solvedCode(piece.page, slot)).filter(Boolean);
+    const usable = found.filter((f) => !f.draft || !f.code.includes(FACTS.blank)).sort((a, b) => b.at - a.at);
+    if (usable.length) codes[piece.method] = usable[0].code;
+    else if (found.length) recheck.push(piece);
   }
-  return codes;
+  return { codes, recheck };
 }
 
 const num = (v) => (v === null || v === undefined ? "not a number" : String(Number(v.toPrecision(6))).replace("-", "−"));
@@ -34,10 +49,14 @@ export function mount(root) {
   root.querySelector(".course-lab__static")?.remove();
   const ctx = { root, pieces, add: inserter(root, root.firstChild) }; // each part's elements at the top, in order
   for (const part of [pieceTable, trainBar, pictures, verdictRegion, trainer]) part(ctx);
-  mountEngineFile(root, () => learnerCodes(pieces));
+  mountEngineFile(root, () => learnerCodes(pieces).codes);
 }
 
-/** The table of pieces: whose each one is, and what its gradient check said. */
+/** A link to the exercise that writes `piece`. */
+const pieceLink = (piece, text) => el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: text });
+
+/** The table of pieces: whose each one is, and what its gradient check said; under it,
+ * which solved exercises to check again. `ctx.gather()` reads the learner's codes afresh. */
 function pieceTable(ctx) {
   const { pieces } = ctx;
   // a plain table in Material's own wrappers, so it is styled and scrolls like every table of the site
@@ -45,6 +64,8 @@ function pieceTable(ctx) {
     el("caption", { textContent: "Your engine, piece by piece: yours where you solved the exercise, the reference's until you do" }));
   ctx.add(el("div", { className: "md-typeset__scrollwrap course-capstone__pieces" },
     el("div", { className: "md-typeset__table" }, table)));
+  const recheckNote = el("div", { className: "course-capstone__recheck", hidden: true });
+  ctx.add(recheckNote);
   const head = table.createTHead().insertRow();
   for (const t of ["piece", "method", "whose", "gradient check"]) head.append(el("th", { scope: "col", textContent: t }));
   const body = table.createTBody();
@@ -55,15 +76,33 @@ function pieceTable(ctx) {
       const row = body.insertRow();
       const mine = piece.method in codes;
       const check = checks?.find((c) => c.method === piece.method);
-      const link = el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: piece.what });
-      row.insertCell().append(link);
+      row.insertCell().append(pieceLink(piece, piece.what));
       row.insertCell().append(el("code", { textContent: piece.method }));
-      row.insertCell().textContent = mine ? "yours" : "reference";
+      row.insertCell().textContent = mine ? "yours" : ctx.recheck.includes(piece) ? "reference: check again" : "reference";
       row.insertCell().textContent = !mine ? "—" : !check ? (checking ? "checking…" : "not run yet") : check.ok ? "✓ same as the reference" : "✗ differs";
       row.dataset.state = !check || !mine ? "" : check.ok ? "ok" : "wrong";
     }
   };
-  ctx.renderPieces(learnerCodes(pieces));
+  ctx.gather = () => {
+    const { codes, recheck } = learnerCodes(pieces);
+    ctx.recheck = recheck;
+    showRecheck(recheckNote, recheck);
+    return codes;
+  };
+  ctx.renderPieces(ctx.gather());
+}
+
+/** The solved exercises whose saved code still holds the starter's blanks (progress
+ * saved before the code that passed was kept): named, each linked, so the learner checks
+ * it again; until then the reference's piece stands in. */
+function showRecheck(note, recheck) {
+  note.hidden = !recheck.length;
+  note.replaceChildren();
+  if (!recheck.length) return;
+  note.append(el("p", { textContent: `You solved ${recheck.length === 1 ? "this exercise" : "these exercises"}, `
+    + `but the code saved there still has blanks (${FACTS.blank}), so the reference's piece stands in. `
+    + `Open ${recheck.length === 1 ? "it" : "each"} and press Check again to train with your own:` }),
+  el("ul", {}, ...recheck.map((p) => el("li", {}, pieceLink(p, `${p.what} (${p.method})`)))));
 }
 
 /** Train, its progress meter, and the status line under them. */
@@ -127,11 +166,10 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
   if (!wrong.length) return;
   const list = el("ul");
   for (const c of wrong) {
-    const { page, exercise } = pieces.find((p) => p.method === c.method);
+    const piece = pieces.find((p) => p.method === c.method);
     const detail = c.problem ? c.problem
       : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
-    list.append(el("li", {}, el("a", { href: `../${page}/#ex-${exercise}`, textContent: `${c.what} (${c.method})` }),
-      `: ${detail}.`));
+    list.append(el("li", {}, pieceLink(piece, `${c.what} (${c.method})`), `: ${detail}.`));
   }
   verdict.append(list);
 }
@@ -154,7 +192,7 @@ function trainer(ctx) {
 async function trainRun(ctx) {
   const { status, verdict } = ctx;
   const rt = python();
-  const codes = learnerCodes(ctx.pieces);
+  const codes = ctx.gather();
   ctx.renderPieces(codes);
   verdict.replaceChildren();
   delete verdict.dataset.state;

@@ -109,6 +109,12 @@ class Exercise:
         """Press Check and wait for the verdict; returns the result region."""
         return helpers.check(self.root, timeout)
 
+    def reset(self):
+        """Reset, confirmed in the course's dialog: the editor holds the starter again."""
+        self.button("Reset").click()
+        helpers.confirm(self.page, "Reset the code")
+        return self
+
     def solve(self, *answers):
         """Fill the blanks with `answers`, Check, and see it pass."""
         self.fill_blanks(*answers)

@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 
 from grader import catalog
 from labs.capstone import capstone_pieces
+from runner.facts import BLANK, STORAGE
 
-from .helpers import SIZES
+from .helpers import MUL_ANSWER, SIZES
 from .pages import Level
 from .saved import progress
 
@@ -20,14 +21,16 @@ ROOT = Path(__file__).resolve().parents[2]
 PIECES = [(p["exercise"], p["page"]) for p in capstone_pieces(catalog.load_all())]  # as the page lists them
 
 
-def open_with_solved(page, site, codes):
-    """The capstone, after solving these exercises: each marked solved on its level, with
-    the code last saved in its editor."""
+def open_with_solved(page, site, codes, passed=True, **fields):
+    """The capstone, after solving these exercises: each marked solved on its level with
+    the code that passed its Check (unless `passed` is false, as progress saved before
+    that was kept), and the same code last saved in its editor."""
     levels = {}
     for exercise, level, *_ in PIECES:
         if exercise in codes:
-            levels.setdefault(level, {"items": {}})["items"][exercise] = {"solved": True}
-    Level(page, site, "capstone").open(progress(levels, codes))
+            item = {"solved": True, "passed": codes[exercise], "passedAt": 1} if passed else {"solved": True}
+            levels.setdefault(level, {"items": {}})["items"][exercise] = item
+    Level(page, site, "capstone").open(progress(levels, codes, **fields))
 
 
 def solution(exercise):
@@ -110,6 +113,47 @@ def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
     expect(verdict.locator("li")).to_have_count(1)
     link.click()
     expect(page.locator("#ex-mul-backward")).to_be_attached()
+
+
+def test_a_reset_after_solving_trains_on_the_code_that_passed_last(page, site):
+    """Solve mul-backward, solve it again another way, press Reset (the editor holds the
+    starter's blanks again), then train: the capstone takes the code that passed last,
+    not the draft, which once stopped training with a NameError on the blank."""
+    mul = Level(page, site, "autograd").open_unlocked(python=True).exercise("mul-backward")
+    mul.solve(*MUL_ANSWER)
+    again = solution("mul-backward").replace("other.data * out.grad", "out.grad * other.data  # passed last")
+    expect(mul.replace_code(again).check()).to_have_attribute("data-state", "passed")
+    mul.reset()
+    expect(mul.editor).to_contain_text(BLANK)
+    Level(page, site, "capstone").open()
+    lab = page.locator(".course-lab[data-lab='capstone']")
+    expect(lab.locator("tbody tr").filter(has_text="multiplication")).to_contain_text("yours")
+    lab = train(page)
+    verdict = lab.locator(".course-capstone__verdict")
+    expect(verdict).to_have_attribute("data-state", "same")
+    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
+    lab.get_by_role("button", name="Show my engine").click()
+    expect(lab.locator("pre.course-capstone__engine")).to_contain_text("out.grad * other.data  # passed last")
+
+
+def test_progress_saved_before_passes_were_kept_names_the_exercise_to_check_again(page, site):
+    """Version 1 progress keeps no passed code: a solved exercise's draft is used, as then;
+    one that is the starter again, blanks and all, is named to check again, and the
+    reference's piece trains in its place."""
+    starter = (ROOT / "exercises" / "mul-backward" / "starter.py").read_text()
+    codes = {"mul-backward": starter, "sub-backward": solution("sub-backward")}
+    open_with_solved(page, site, codes, passed=False, version=STORAGE["migrates_from"][0])
+    expect(page.locator(".course-notices")).to_have_count(0)  # it loads as it is, no reset
+    lab = page.locator(".course-lab[data-lab='capstone']")
+    note = lab.locator(".course-capstone__recheck")
+    expect(note).to_contain_text(f"You solved this exercise, but the code saved there still has blanks ({BLANK})")
+    expect(note.get_by_role("link", name="multiplication (__mul__)")).to_have_attribute("href", "../autograd/#ex-mul-backward")
+    expect(lab.locator("tbody tr").filter(has_text="multiplication")).to_contain_text("reference: check again")
+    expect(lab.locator("tbody tr").filter(has_text="subtraction")).to_contain_text("yours")
+    lab = train(page)
+    verdict = lab.locator(".course-capstone__verdict")
+    expect(verdict).to_have_attribute("data-state", "same")
+    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
 
 
 def test_pieces_not_solved_come_from_the_reference(page, site):

@@ -55,6 +55,9 @@ test("the inline draft restore reads the progress facts.json names, and scrolls 
   const progress = (version) => ({ [facts.storage.key]: JSON.stringify({ version, code: { "slot-a": "mine" } }) });
   const restored = await restoreDrafts(progress(facts.storage.schema_version), facts.blank);
   assert.deepEqual(restored, { draft: "mine", scrollTop: 40 }, "the saved code, and the blank's method in view");
+  for (const older of facts.storage.migrates_from) {
+    assert.equal((await restoreDrafts(progress(older), facts.blank)).draft, "mine", `saved by schema ${older}`);
+  }
   assert.equal((await restoreDrafts(progress(facts.storage.schema_version + 1), facts.blank)).draft, "starter");
   assert.equal((await restoreDrafts({ other: progress(1)[facts.storage.key] }, facts.blank)).draft, "starter");
 });

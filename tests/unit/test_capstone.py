@@ -4,6 +4,7 @@ reference when every piece is right, and a wrong piece is pinned on its own blan
 import ast
 import dataclasses
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -152,6 +153,18 @@ def test_a_syntax_error_names_its_piece():
         capstone.train(codes, steps=1)
     row = next(r for r in capstone.check_pieces(codes) if r["method"] == "tanh")
     assert row["ok"] is False and row["problem"].startswith("your saved code does not parse (line 2")
+
+
+@pytest.mark.parametrize("name", ["__mul__", "MLP"])
+def test_a_starters_blank_names_its_piece_not_a_name_error(name):
+    """A starter saved as a solved exercise's code (progress from before the code that
+    passed was kept): the page hears which piece to check again, never a NameError."""
+    codes = {**SOLUTIONS, name: (ROOT / "exercises" / EXERCISE[name] / "starter.py").read_text()}
+    expected = rf"^{re.escape(capstone.PIECES[name][0])} \({name}\): your saved code still has blanks \(____\)"
+    said = capstone.for_page(capstone.train, codes, steps=1)
+    assert said["piece"] == name and re.match(expected, said["error"]), said
+    row = next(r for r in capstone.check_pieces(codes) if r["method"] == name)
+    assert row["ok"] is False and row["problem"] == "your saved code still has blanks (____): check its exercise again"
 
 
 @pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network", "neuron-and-layer"])
