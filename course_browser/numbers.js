@@ -9,7 +9,7 @@
 //
 // Always: a whole number is written whole ("12345", not "12350"), a minus is a real minus
 // sign ("−2"), a value that rounds to zero has none ("0", never "−0"), and null, undefined
-// or NaN (Python's nan arrives as null) read "not a number". An exponent keeps its ASCII
+// or NaN (a lab sends a number gone bad as null) read "not a number". An exponent keeps its ASCII
 // "e-7", as Python writes it; grader/cases.py's fmt is this function's twin for the
 // command line, and tests/grading/test_js_python_agree.py holds both to the digits asked.
 
