@@ -3,7 +3,8 @@
 // Drawn by the training lab (with a test point) and by the capstone (the learner's network).
 import { el } from "./dom.js";
 import { scale } from "./plots.js";
-import { fmt, svg } from "./svg.js";
+import { fmt } from "./numbers.js";
+import { svg } from "./svg.js";
 
 export const POSITIVE = "#1c4fd6";
 export const NEGATIVE = "#d61c1c";

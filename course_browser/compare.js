@@ -9,7 +9,7 @@
 // compare.py's decide line for line, and tests/grading/test_js_python_agree.py holds
 // the two to equal decisions on every solution, starter, known mistake, mutant,
 // alternative answer and forged report. verdict words a decision in JavaScript's
-// own way (numbers by toPrecision): only how a number is written may differ from
+// own way (numbers by numbers.js): only how a number is written may differ from
 // the command line's words.
 //
 // This runs on the page, where learner code cannot reach; `report` comes from the
@@ -19,6 +19,7 @@
 
 import FACTS from "../runner/facts.json" with { type: "json" };
 import PLAIN from "../grader/plain_errors.json" with { type: "json" };
+import { fmt } from "./numbers.js";
 import { makeVerdict } from "./verdicts.js";
 
 const MAX_OUTPUTS_PER_CASE = FACTS.max_outputs_per_case;
@@ -29,7 +30,6 @@ const REPORT_STATUSES = ["ran", "blank", "syntax", "error", "timeout", "stopped"
 const UNREADABLE = "The checks sent back something unreadable. Run the Check again.";
 const PLAIN_RULES = PLAIN.rules.map(([pattern, sentence]) => [new RegExp(pattern), sentence]);
 const NEAR = 0.01; // a gap below this share of the numbers is spelled out: 1.3872 and 1.387202 read as equal
-const SUPERSCRIPT = Object.fromEntries([..."-0123456789"].map((c, i) => [c, "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"[i]]));
 
 const has = (obj, key) => Object.hasOwn(obj, key);
 /** dict.get(key, fallback): own keys only, so "__proto__" or "toString" in a report are plain keys. */
@@ -145,30 +145,18 @@ function cap(text, limit = MESSAGE_LIMIT, mark = "…") {
 /** Any value from a report as text: a string as it is, anything else as JSON. */
 const text = (x) => (isStr(x) ? x : (JSON.stringify(x) ?? String(x)));
 
-/** A number as the verdict shows it: `digits` significant digits, no trailing zeros, a real minus sign. */
-export function fmt(x, digits = 6) {
-  if (typeof x !== "number") return text(x);
-  const rounded = Number(x.toPrecision(digits)); // read back, to drop the trailing zeros
-  return (Number.isFinite(rounded) ? String(rounded) : x.toPrecision(digits)).replace(/^-/, "−");
-}
+/** A value from a report as the verdict shows it: a number to `digits` significant digits. */
+const written = (x, digits) => (typeof x === "number" ? fmt(x, { digits }) : text(x));
 
 /** Expected and got, with enough digits that they read differently (17 tell any two doubles apart). */
 export function fmtPair(want, got) {
   let a;
   let b;
   for (let digits = 6; digits <= 17; digits += 1) {
-    [a, b] = [fmt(want, digits), fmt(got, digits)];
+    [a, b] = [written(want, digits), written(got, digits)];
     if (a !== b) return [a, b];
   }
   return [a, b];
-}
-
-/** 2e-6 -> "2 × 10⁻⁶"; 0.0896 -> "0.0896". */
-function gapText(gap) {
-  const [mantissa, exponent] = Number(gap.toPrecision(2)).toExponential().split("e");
-  if (Number(exponent) >= -4 && Number(exponent) < 6) return fmt(gap, 2);
-  const power = `10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
-  return mantissa === "1" ? power : `${mantissa} × ${power}`;
 }
 
 /** A plain sentence for a Python error ("Type: message") a learner commonly causes, or "". */
@@ -192,7 +180,7 @@ function counterexample(c, got, group) {
   const j = group.output;
   const [g, w] = [got[j], c.expected[j]];
   const [want, have] = fmtPair(w, g);
-  const gap = group.near ? `, off by ${gapText(Math.abs(g - w))}` : "";
+  const gap = group.near ? `, off by ${fmt(Math.abs(g - w), { digits: 2, powers: true })}` : "";
   return `${c.labels[j]} should be ${want}, but it is ${have}${gap}.${on}`;
 }
 

@@ -5,7 +5,7 @@
 // returns facts; the verdict is made here, and recorded through progress.js like an answer.
 import { confirmDialog } from "./dialog.js";
 import { button, el, liveStatus } from "./dom.js";
-import { fmt } from "./svg.js";
+import { fmt } from "./numbers.js";
 import { progress } from "./progress.js";
 import { latestCall } from "./runtime.js";
 import { notYet } from "./verdicts.js";

@@ -3,7 +3,8 @@
 // pages that have one (dagre is most of its weight).
 
 import { Graph, layout as dagreLayout } from "@dagrejs/dagre";
-import { fmt, svg } from "./svg.js";
+import { fmt } from "./numbers.js";
+import { svg } from "./svg.js";
 
 const OP_TEXT = { "*": "·", "+": "+", "-": "−", "/": "/" };
 const W = 132, H = 62, PAD = 14;

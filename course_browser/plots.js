@@ -1,6 +1,7 @@
 // Small SVG plotting helpers: axes, lines and points in data coordinates; and the loss
 // charts of the training labs (uPlot, lazily loaded).
 import { el } from "./dom.js";
+import { fmt } from "./numbers.js";
 import { svg } from "./svg.js";
 
 export function scale([d0, d1], [r0, r1]) {
@@ -24,10 +25,13 @@ export function niceTicks([lo, hi], count = 4) {
   return ticks;
 }
 
+/** A tick as text: niceTicks made it round already, so it is written to the digits it has. */
+const tickText = (v) => fmt(v, { digits: 12 });
+
 /** A plot frame: returns {x, y, layer} where x/y map data to pixels. Its width follows
  * the figure's width on screen (up to `width`), so one unit of the drawing is one CSS
  * pixel and the axis text keeps its size on a phone instead of shrinking with the plot. */
-export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLabel, yLabel, pad = 40, yFormat = round }) {
+export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLabel, yLabel, pad = 40, yFormat = tickText }) {
   const shown = figure.getBoundingClientRect().width;
   if (shown > 0) width = Math.max(280, Math.min(width, Math.round(shown)));
   figure.replaceChildren();
@@ -40,7 +44,7 @@ export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLa
   axes.append(svg("line", { x1: pad, y1: 10, x2: pad, y2: height - 28 }));
   for (const v of niceTicks(xDomain, width < 400 ? 3 : 5)) {
     axes.append(svg("line", { x1: x(v), y1: height - 28, x2: x(v), y2: height - 24 }));
-    axes.append(svg("text", { x: x(v), y: height - 12, "text-anchor": "middle" }, round(v)));
+    axes.append(svg("text", { x: x(v), y: height - 12, "text-anchor": "middle" }, tickText(v)));
   }
   for (const v of niceTicks(yDomain, 4)) {
     axes.append(svg("line", { x1: pad - 4, y1: y(v), x2: pad, y2: y(v) }));
@@ -54,10 +58,6 @@ export function frame(figure, { width = 480, height = 260, xDomain, yDomain, xLa
 
 export function polyline(points, x, y, className) {
   return svg("polyline", { points: points.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), class: className });
-}
-
-function round(v) {
-  return String(Math.abs(v) >= 100 ? Math.round(v) : Number(v.toPrecision(3))).replace("-", "−");
 }
 
 // ---- Loss charts (uPlot) -------------------------------------------------------------
@@ -77,8 +77,6 @@ const loadUPlot = () => {
 const charts = new Set();
 let paletteWatch = null;
 
-const number = (v) => (v === null || v === undefined ? "not a number" : String(Number(v.toPrecision(4))).replace("-", "−"));
-
 /** The figure a loss chart is drawn in: hidden (no empty box) until `lossChart` draws. */
 export function lossFigure(className = "") {
   const chart = el("div", { className: "course-lossplot__chart" });
@@ -95,8 +93,8 @@ export function lossFigure(className = "") {
 export function lossChart(figure, curves, steps) {
   figure.hidden = false;
   const [first, ...others] = curves;
-  const rest = others.map((c) => `; ${c.label}: from ${number(c.losses[0])} to ${number(c.losses.at(-1))}`).join("");
-  figure.setAttribute("aria-label", `Loss curve: ${first.losses.length} steps, from ${number(first.losses[0])} to ${number(first.losses.at(-1))}${rest}.`);
+  const rest = others.map((c) => `; ${c.label}: from ${fmt(c.losses[0])} to ${fmt(c.losses.at(-1))}`).join("");
+  figure.setAttribute("aria-label", `Loss curve: ${first.losses.length} steps, from ${fmt(first.losses[0])} to ${fmt(first.losses.at(-1))}${rest}.`);
   const state = figure.courseChart || { figure, uplot: null, resize: null };
   figure.courseChart = state;
   Object.assign(state, { curves, steps });

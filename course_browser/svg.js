@@ -1,9 +1,7 @@
 // The SVG builders every picture uses (graphs, plots, icons): one element helper for
-// SVG, as dom.js's `el` is for HTML, and the course's number format (− for minus).
+// SVG, as dom.js's `el` is for HTML.
 
 export const SVG = "http://www.w3.org/2000/svg";
-
-export const fmt = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(4)))).replace("-", "−");
 
 export function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);

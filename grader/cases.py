@@ -50,7 +50,8 @@ LETTERS = "abcdefgh"
 
 
 def fmt(x, digits=6):
-    """A number as the verdict shows it (Python's %.6g, a true minus)."""
+    """A number as the verdict shows it (Python's %.6g, a true minus); the page's is
+    course_browser/numbers.js."""
     if type(x) is not float and type(x) is not int:
         return str(x)
     text = f"{x:.{digits}g}"

@@ -7,6 +7,7 @@
 import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
 import { boundaryLegend, drawDecisionBoundary } from "../boundary.js";
 import { lossChart, lossFigure } from "../plots.js";
+import { fmt } from "../numbers.js";
 import { svg } from "../svg.js";
 import { progress } from "../progress.js";
 import { python } from "../runtime.js";
@@ -14,6 +15,8 @@ import FACTS from "../../runner/facts.json" with { type: "json" };
 
 const STEPS = 60;
 const CHUNK = 10;
+// the learner's numbers stand beside the reference's: six digits show where they part
+const SIDE_BY_SIDE = { digits: 6 };
 
 /** A solved slot's code: the code that last passed its Check, whatever the editor holds
  * since (a Reset, an edit). Progress saved before passes were kept has only the draft:
@@ -40,8 +43,6 @@ export function learnerCodes(pieces) {
   }
   return { codes, recheck };
 }
-
-const num = (v) => (v === null || v === undefined ? "not a number" : String(Number(v.toPrecision(6))).replace("-", "−"));
 
 export function mount(root) {
   if (!mountOnce(root)) return;
@@ -168,7 +169,7 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
   for (const c of wrong) {
     const piece = pieces.find((p) => p.method === c.method);
     const detail = c.problem ? c.problem
-      : `on ${c.expression} at a = ${num(c.at[0])}, b = ${num(c.at[1])}: your engine gives ∂/∂a = ${num(c.got[0])}, ∂/∂b = ${num(c.got[1])}; the reference ${num(c.expected[0])}, ${num(c.expected[1])}`;
+      : `on ${c.expression} at a = ${fmt(c.at[0], SIDE_BY_SIDE)}, b = ${fmt(c.at[1], SIDE_BY_SIDE)}: your engine gives ∂/∂a = ${fmt(c.got[0], SIDE_BY_SIDE)}, ∂/∂b = ${fmt(c.got[1], SIDE_BY_SIDE)}; the reference ${fmt(c.expected[0], SIDE_BY_SIDE)}, ${fmt(c.expected[1], SIDE_BY_SIDE)}`;
     list.append(el("li", {}, pieceLink(piece, `${c.what} (${c.method})`), `: ${detail}.`));
   }
   verdict.append(list);
@@ -204,7 +205,7 @@ async function trainRun(ctx) {
     const { losses, reference, params, worst } = run;
     const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
     const engine = Object.keys(codes).length ? "your engine" : "the reference's pieces alone (none is yours yet)";
-    status.textContent = `Trained on ${engine}: loss ${num(losses[0])} → ${num(losses.at(-1))} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${num(reference[0])} → ${num(reference.at(-1))}.`;
+    status.textContent = `Trained on ${engine}: loss ${fmt(losses[0], SIDE_BY_SIDE)} → ${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)} → ${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
     if (params.every((p) => p !== null)) await showBoundary(ctx, rt, codes, params);
     await checkPieces(ctx, rt, codes, worst <= 1e-9);
   } catch (error) {
@@ -233,7 +234,7 @@ async function trainSteps(ctx, rt, codes) {
     referenceParams = chunk.reference_params;
     worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
     meter.value = losses.length;
-    status.textContent = `Step ${losses.length} of ${STEPS}: loss ${num(losses.at(-1))}, reference ${num(reference.at(-1))}`;
+    status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1), SIDE_BY_SIDE)}, reference ${fmt(reference.at(-1), SIDE_BY_SIDE)}`;
     lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
   }
   return { losses, reference, params, worst };

@@ -17,7 +17,8 @@ import FACTS from "../../runner/facts.json" with { type: "json" };
 import { button, el, inserter, liveStatus, mountOnce } from "../dom.js";
 import { mountFlatTask } from "../flat-task.js";
 import { drawGraph, formula, layout } from "../graphview.js";
-import { fmt, svg } from "../svg.js";
+import { fmt } from "../numbers.js";
+import { svg } from "../svg.js";
 import { predictFirst } from "../predict.js";
 import { mountQuestion } from "../question.js";
 import { latestCall } from "../runtime.js";
@@ -25,6 +26,10 @@ import { rememberInput } from "../lab-input.js";
 
 const pageLevel = () => document.querySelector(".course-level[data-level]")?.dataset.level ?? location.pathname;
 const scopeOf = (root) => root.closest("article") || document;
+// a predicted gradient to four decimals: question.js asks a near miss for as many
+const ANSWER = { decimals: 4 };
+// the check table: both columns to five decimals, so the two slopes line up digit by digit
+const COLUMN = { decimals: 5 };
 
 /** The questions the lab keeps back (its `hides`) that ask for a gradient of its
  * starting expression: filled in from the engine's numbers, then mounted as questions. */
@@ -35,7 +40,7 @@ function mountPredictions(root, start) {
     if (q?.dataset.mounted !== "lab" || !facts) continue;
     q.prepend(el("p", { className: "course-kind", textContent: "Number" }),
       el("div", { className: "course-question__prompt" }, ...q.childNodes));
-    Object.assign(q.dataset, { kind: "number", answer: facts.answer.toFixed(4).replace("-", "−"), tolerance: String(FACTS.question_tolerance),
+    Object.assign(q.dataset, { kind: "number", answer: fmt(facts.answer, ANSWER), tolerance: String(FACTS.question_tolerance),
       explain: facts.explain, look: facts.look, slips: JSON.stringify(facts.slips) });
     delete q.dataset.mounted;
     mountQuestion(q, { level: pageLevel() });
@@ -145,7 +150,7 @@ function render(ctx) {
   for (const [name, check] of Object.entries(data.checks)) {
     const row = body.insertRow();
     const ok = Math.abs(check.autograd - check.numeric) <= 1e-4 * (1 + Math.abs(check.numeric));
-    for (const text of [name, check.autograd.toFixed(5), check.numeric.toFixed(5), ok ? "✓" : "✗"]) row.insertCell().textContent = text.replace("-", "−");
+    for (const text of [name, fmt(check.autograd, COLUMN), fmt(check.numeric, COLUMN), ok ? "✓" : "✗"]) row.insertCell().textContent = text;
   }
 }
 

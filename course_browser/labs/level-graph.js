@@ -6,7 +6,8 @@
 // instead, so the learner sees which gradient comes out wrong, and why.
 import { button, el, inserter, liveStatus, mountOnce } from "../dom.js";
 import { drawGraph, formula, layout } from "../graphview.js";
-import { fmt, svg } from "../svg.js";
+import { fmt } from "../numbers.js";
+import { svg } from "../svg.js";
 import { predictFirst } from "../predict.js";
 import { latestCall } from "../runtime.js";
 

@@ -5,7 +5,8 @@
 // rate the learner picks. labs/tangent.py computes every number (the worker's
 // `tangent` call); this file only applies x − rate × slope and draws.
 import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
-import { fmt, svg } from "../svg.js";
+import { fmt } from "../numbers.js";
+import { svg } from "../svg.js";
 import { extent, frame, polyline } from "../plots.js";
 import { latestCall, python } from "../runtime.js";
 import { rememberInput } from "../lab-input.js";
@@ -13,10 +14,12 @@ import { rememberInput } from "../lab-input.js";
 const FUNCTIONS = { quadratic: "f(x) = 3x² − 4x + 5", cubic: "g(x) = x³" };
 const STEPS = ["1", "0.1", "0.01", "0.001"];
 const RUN_STEPS = 20;
-const minus = (text) => text.replace(/-/g, "−");
-const fixed = (v) => minus(v.toFixed(6));
-const small = (v) => (v < 5e-10 ? "0" : minus(Number(v.toPrecision(2)).toString()));
-const short = (v) => minus(String(Number(v.toPrecision(6))));
+// A slope by nudging to six decimals, so the one-sided's error shows beside the central's;
+// a descent step to six digits, which follow x to the minimum.
+const SLOPE = { decimals: 6 };
+const STEP = { digits: 6 };
+/** A nudge's error in two digits; below 5e-10 it is the doubles' rounding, not the nudge's: 0. */
+const errorText = (v) => fmt(v < 5e-10 ? 0 : v, { digits: 2 });
 
 /** The line through (x0, y0) with `slope`, cut to the plot's box and to `span` either side. */
 export function tangentSegment(x0, y0, slope, [xLo, xHi], [yLo, yHi], span = 1.2) {
@@ -145,8 +148,8 @@ function drawPlot({ data, walk, figure }) {
  * and the table of each nudge size's error. */
 function describe({ data, readout, figure, table }) {
   const { left, right } = data.nudge;
-  const text = `At x₀ = ${fmt(data.x0)} with h = ${data.h}: central ${fixed(data.central)} (error ${small(data.central_error)}), `
-    + `one-sided ${fixed(data.forward)} (error ${small(data.forward_error)}), the engine's gradient ${fmt(data.engine)}.`;
+  const text = `At x₀ = ${fmt(data.x0)} with h = ${data.h}: central ${fmt(data.central, SLOPE)} (error ${errorText(data.central_error)}), `
+    + `one-sided ${fmt(data.forward, SLOPE)} (error ${errorText(data.forward_error)}), the engine's gradient ${fmt(data.engine)}.`;
   readout.textContent = text;
   const nudged = `Nudged points: x₀ − h = ${fmt(left[0])}, where ${data.label.split(" = ")[0].replace("x", fmt(left[0]))} = ${fmt(left[1])}; `
     + `x₀ + h = ${fmt(right[0])}, where it is ${fmt(right[1])}.`;
@@ -157,7 +160,7 @@ function describe({ data, readout, figure, table }) {
   const body = table.createTBody();
   for (const row of data.errors) {
     const tr = body.insertRow();
-    for (const t of [String(row.h), small(row.central_error), small(row.forward_error)]) tr.insertCell().textContent = t;
+    for (const t of [String(row.h), errorText(row.central_error), errorText(row.forward_error)]) tr.insertCell().textContent = t;
   }
 }
 
@@ -179,11 +182,11 @@ async function step(ctx) {
   const next = await slopeAt(ctx, here.x - r * here.slope);
   ctx.walk.push(next);
   const n = ctx.walk.length - 1;
-  const how = `Step ${n}: x = ${short(here.x)} − ${rate.value} × ${short(here.slope)} = ${short(next.x)}`;
+  const how = `Step ${n}: x = ${fmt(here.x, STEP)} − ${rate.value} × ${fmt(here.slope, STEP)} = ${fmt(next.x, STEP)}`;
   const ran = Math.abs(next.x) > ctx.data.runaway;
   walkStatus.textContent = ran
     ? `${how}. x has run away: each step lands farther from the bottom than the last. Diverging.`
-    : `${how}; there ${ctx.data.label.split(" = ")[0]} = ${short(next.y)} and the slope is ${short(next.slope)}.`;
+    : `${how}; there ${ctx.data.label.split(" = ")[0]} = ${fmt(next.y, STEP)} and the slope is ${fmt(next.slope, STEP)}.`;
   draw(ctx);
   return !ran;
 }

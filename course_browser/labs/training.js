@@ -6,7 +6,8 @@
 // stay on the chart, dashed, so two learning rates can be compared; the learning rate
 // is kept across reloads.
 import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
-import { fmt, svg } from "../svg.js";
+import { fmt } from "../numbers.js";
+import { svg } from "../svg.js";
 import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "../boundary.js";
 import { lossChart, lossFigure } from "../plots.js";
 import { python } from "../runtime.js";

@@ -18,10 +18,11 @@ def _lab(page, site):
 
 
 def _js_number(v):
-    """JavaScript's String(Number(v.toPrecision(6))) with the page's minus sign."""
+    """The page's fmt(v, { digits: 6 }) (course_browser/numbers.js) for the descent's numbers."""
     text = f"{v:.6g}"
     mantissa, _, exponent = text.partition("e")
-    return (mantissa + (f"e{int(exponent)}" if exponent else "")).replace("-", "−")
+    text = mantissa + (f"e{int(exponent)}" if exponent else "")
+    return "−" + text[1:] if text.startswith("-") else text
 
 
 def test_the_nudge_is_drawn_with_its_values(page, site):

@@ -2,7 +2,8 @@
 // stdin:  {"data": {id: grading data}, "pairs": [[id, report], ...],
 //          "fmt": [[x, digits], ...], "fmt_pair": [[want, got], ...]}
 // stdout: {"decisions": [...], "verdicts": [...], "fmt": [...], "fmt_pair": [...]}
-import { decide, fmt, fmtPair, verdict } from "../../course_browser/compare.js";
+import { decide, fmtPair, verdict } from "../../course_browser/compare.js";
+import { fmt } from "../../course_browser/numbers.js";
 
 let text = "";
 process.stdin.setEncoding("utf8");
@@ -12,7 +13,7 @@ const pairs = input.pairs || [];
 const out = {
   decisions: pairs.map(([id, report]) => decide(input.data[id], report)),
   verdicts: pairs.map(([id, report]) => verdict(input.data[id], report)),
-  fmt: (input.fmt || []).map(([x, digits]) => fmt(x, digits)),
+  fmt: (input.fmt || []).map(([x, digits]) => fmt(x, { digits })),
   fmt_pair: (input.fmt_pair || []).map(([want, got]) => fmtPair(want, got)),
 };
 process.stdout.write(JSON.stringify(out));
