@@ -74,46 +74,11 @@ def fill_blanks(page, ex, *answers):
         page.keyboard.insert_text(answer)
 
 
-def replace_code(page, ex, code):
-    ex.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(code)
-
-
 def check(ex, timeout=30_000):
     ex.get_by_role("button", name="Check", exact=True).click()
     result = ex.locator(".course-result")
     expect(result).not_to_have_attribute("data-state", "running", timeout=timeout)
     return result
-
-
-def answer(page, qid, value):
-    q = question(page, qid)
-    if q.get_attribute("data-kind") == "choice":
-        q.get_by_role("radio", name=value, exact=True).check()
-    else:
-        q.get_by_label("Your answer").fill(value)
-    q.get_by_role("button", name="Check answer").click()
-    return q.locator(".course-feedback")
-
-
-def vanish_task(page, qid, expression):
-    """Type `expression` into a live-graph task (Enter checks it) and return its feedback."""
-    task = question(page, qid)
-    task.get_by_label("Your expression L").fill(expression)
-    task.get_by_label("Your expression L").press("Enter")
-    feedback = task.locator(".course-feedback")
-    expect(feedback).not_to_be_empty(timeout=30_000)
-    expect(feedback).not_to_contain_text("Checking once Python", timeout=30_000)
-    return feedback
-
-
-def clear_alive(page):
-    """Everything the live-graph level asks, answered right, in page order."""
-    expect(answer(page, "alive-predict-a", "-1.8485")).to_contain_text("Right")
-    expect(answer(page, "alive-c-grad", "6.2916")).to_contain_text("Right")
-    expect(vanish_task(page, "alive-flat-a", "a*a - 4*a")).to_contain_text("∂L/∂a = 0 ✓")
-    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
 
 
 def confirm(page, button):
@@ -143,21 +108,6 @@ def frames(page, n=1):
         const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
         next(n);
     })""", n)
-
-
-def open_level(page, site):
-    page.goto(site + LEVEL)
-    wait_for_python(page)
-
-
-def click_into_editor(page, site, slot):
-    """Open the level and click into exercise `slot`'s editor, as a learner does before
-    typing; (the exercise, its editor's content)."""
-    open_level(page, site)
-    ex = exercise(page, slot)
-    editor = ex.locator(".cm-content")
-    editor.click()
-    return ex, editor
 
 
 SUB_ANSWER = ("out = Value(self.data - other.data, (self, other))\n        def _backward():\n"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .helpers import LEVEL, exercise, open_skip_test
-from .saved import progress, seed_progress
+from .pages import Level
+from .saved import progress
 
 SLOT = "quiz-sub-backward"
 DRAFT = f'.course-exercise[data-slot="{SLOT}"] textarea.course-draft'
@@ -16,38 +16,34 @@ DRAFT = f'.course-exercise[data-slot="{SLOT}"] textarea.course-draft'
 def test_typing_before_the_editor_loads_is_kept(page, site):
     held = []
     page.route("**/chunks/editor.*.js", lambda route: held.append(route))  # CodeMirror is slow today
-    page.goto(site + LEVEL)
-    open_skip_test(page)  # the skip test is folded until asked for
-    draft = page.locator(DRAFT)
-    draft.click()
+    level = Level(page, site, "autograd").open(python=False)
+    ex = level.exercise(SLOT)  # the skip test is folded until asked for: this opens it
+    ex.root.locator("textarea.course-draft").click()
     page.keyboard.press("Control+Home")
     page.keyboard.type("# typed early\n")
-    assert page.locator(f'.course-exercise[data-slot="{SLOT}"] .cm-content').count() == 0
+    assert ex.editor.count() == 0
     assert held
     page.unroute("**/chunks/editor.*.js")  # the held requests go on to the server
 
-    ex = exercise(page, SLOT)
-    content = ex.locator(".cm-content")
-    expect(content).to_contain_text("# typed early")
+    expect(ex.editor).to_contain_text("# typed early")
     # focus and cursor came along: the next keys land right after what was typed
     assert page.evaluate("!!document.activeElement.closest('.cm-editor')")
     page.keyboard.type("# and after")
     first_line = (Path(__file__).resolve().parents[2] / "exercises/sub-backward/starter.py").read_text().split("\n")[0]
-    expect(ex.locator(".cm-line").nth(1)).to_have_text("# and after" + first_line)
-    expect(ex.locator(".cm-line").first).to_have_text("# typed early")
+    expect(ex.lines.nth(1)).to_have_text("# and after" + first_line)
+    expect(ex.lines.first).to_have_text("# typed early")
     page.reload()
-    expect(exercise(page, SLOT).locator(".cm-line").first).to_have_text("# typed early")
+    expect(level.exercise(SLOT).lines.first).to_have_text("# typed early")
 
 
 def test_saved_code_is_in_the_plain_text_editor_before_any_script_runs(browser, site):
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     saved = progress(code={SLOT: "# my own code\nclass Value:\n    pass\n"})
-    seed_progress(page, saved)
     # no course runtime and no theme bundle: only the inline restore runs
     page.route("**/assets/course/**/*.js", lambda route: route.abort())
     page.route("**/assets/javascripts/*.js", lambda route: route.abort())
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open(saved, python=False)
     expect(page.locator(DRAFT)).to_have_value(saved["code"][SLOT])
     # an exercise with nothing saved keeps its starter
     expect(page.locator('textarea.course-draft[data-slot="quiz-backward-tail"]')).to_have_value(

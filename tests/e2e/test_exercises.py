@@ -7,19 +7,8 @@ from playwright.sync_api import expect
 from grader import catalog
 from grader.grading import data_for
 
-from .helpers import (
-    SUB_ANSWER,
-    TAIL_ANSWER,
-    TAIL_FORWARD,
-    check,
-    click_into_editor,
-    confirm,
-    exercise,
-    fill_blanks,
-    open_level,
-    rendered,
-    replace_code,
-)
+from .helpers import SUB_ANSWER, TAIL_ANSWER, TAIL_FORWARD, confirm, rendered
+from .pages import Level
 
 
 def groups(exercise_id):
@@ -30,11 +19,14 @@ def mistake(exercise_id, name):
     return next(m for m in catalog.load(exercise_id).mistakes if m.name == name)
 
 
+def open_exercise(page, site, slot, python=True):
+    """Exercise `slot` of the autograd level, opened (by default once Python is ready)."""
+    return Level(page, site, "autograd").open(python=python).exercise(slot)
+
+
 def test_right_answer_passes_and_code_survives_reload(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
-    result = check(ex)
+    ex = open_exercise(page, site, "quiz-sub-backward")
+    result = ex.fill_blanks(*SUB_ANSWER).check()
     expect(result).to_have_attribute("data-state", "passed")
     expect(result).to_contain_text("Passed")
     n = groups("sub-backward")
@@ -43,18 +35,14 @@ def test_right_answer_passes_and_code_survives_reload(page, site):
     expect(result.locator("li.is-fail")).to_have_count(0)
     expect(result.locator(".course-result__diagnosis")).to_have_count(0)
     page.reload()
-    ex = exercise(page, "quiz-sub-backward")
-    # CodeMirror draws only the lines near the viewport: put the editor's top at the window's top
-    ex.locator(".course-editor").evaluate("el => el.scrollIntoView({block: 'start'})")
-    expect(ex.locator(".cm-content")).to_contain_text("other.grad -= out.grad")
-    expect(ex.locator(".cm-blank")).to_have_count(0)
+    ex = Level(page, site, "autograd").exercise("quiz-sub-backward").scroll_to_top()
+    expect(ex.editor).to_contain_text("other.grad -= out.grad")
+    expect(ex.root.locator(".cm-blank")).to_have_count(0)
 
 
 def test_known_mistake_shows_its_message(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
-    fill_blanks(page, ex, TAIL_FORWARD)
-    result = check(ex)
+    ex = open_exercise(page, site, "quiz-backward-tail")
+    result = ex.fill_blanks(TAIL_FORWARD).check()
     expect(result).to_have_attribute("data-state", "failed")
     expect(result).to_contain_text("Not yet")
     expect(result.locator(".course-result__diagnosis")).to_contain_text(
@@ -73,11 +61,9 @@ def test_known_mistake_shows_its_message(page, site):
 
 
 def test_wrong_answer_shows_a_counterexample(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
+    ex = open_exercise(page, site, "quiz-sub-backward")
     wrong = SUB_ANSWER[0].replace("other.grad -= out.grad", "other.grad += 2 * out.grad")  # no known mistake
-    fill_blanks(page, ex, wrong)
-    result = check(ex)
+    result = ex.fill_blanks(wrong).check()
     expect(result).to_have_attribute("data-state", "failed")
     expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
     expect(result.locator(".course-result__diagnosis")).to_have_count(0)
@@ -89,11 +75,10 @@ def test_wrong_answer_shows_a_counterexample(page, site):
 
 def test_a_reversed_list_gets_plain_words(page, site):
     """`topo.reverse()` returns None: the verdict says so in words, not only as a TypeError."""
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
+    ex = open_exercise(page, site, "quiz-backward-tail")
     tail = catalog.load("backward-tail")
-    replace_code(page, ex, catalog.fill_blanks(tail.starter, ["self.grad = 1.0\nfor v in topo.reverse():\n    v._backward()"]))
-    expect(check(ex).locator(".course-result__headline")).to_contain_text(
+    ex.replace_code(catalog.fill_blanks(tail.starter, ["self.grad = 1.0\nfor v in topo.reverse():\n    v._backward()"]))
+    expect(ex.check().locator(".course-result__headline")).to_contain_text(
         "topo.reverse() and topo.sort() change the list in place and give back None")
 
 
@@ -108,9 +93,8 @@ def _forge(page, report):
 
 
 def test_a_forged_worker_report_cannot_pass(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
+    ex = open_exercise(page, site, "quiz-sub-backward")
+    ex.fill_blanks(*SUB_ANSWER)
     data = data_for(catalog.load("sub-backward"))
     forged_verdict = {"status": "passed", "passed": True, "headline": "Passed", "summary": "All checks pass.",
                       "tests": [{"name": "forged", "passed": True, "message": ""}], "diagnosis": None,
@@ -120,76 +104,71 @@ def test_a_forged_worker_report_cannot_pass(page, site):
     for report, says in ((forged_verdict, "something unreadable"), ({"status": "ran", "passed": True}, "something unreadable"),
                          (wrong_numbers, f"0 of {len(data['groups'])} checks pass")):
         _forge(page, report)
-        result = check(ex)
+        result = ex.check()
         expect(result).to_have_attribute("data-state", "failed")
         expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
         expect(result).to_contain_text(says)
         page.evaluate("delete window.__coursePython.call")  # the prototype's again
     # the worker's report read honestly: the same code passes
-    expect(check(ex)).to_have_attribute("data-state", "passed")
+    expect(ex.check()).to_have_attribute("data-state", "passed")
 
 
 def test_learner_code_that_patches_the_grader_cannot_pass(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
+    ex = open_exercise(page, site, "quiz-sub-backward")
     n = len(data_for(catalog.load("sub-backward"))["cases"])
-    replace_code(page, ex, "print('Passed: all checks pass')\n"
-                 "import runner.probes as probes\n"
-                 f"probes.run_cases = lambda *args: [[1.0, 1.0]] * {n}\n")
-    result = check(ex)
+    ex.replace_code("print('Passed: all checks pass')\n"
+                    "import runner.probes as probes\n"
+                    f"probes.run_cases = lambda *args: [[1.0, 1.0]] * {n}\n")
+    result = ex.check()
     expect(result).to_have_attribute("data-state", "failed")
     expect(result.locator(".course-result__headline")).to_contain_text("Not yet")
     expect(result.locator(".course-result__output")).to_contain_text("Passed: all checks pass")
 
 
 def test_ctrl_enter_checks_and_blank_is_reported(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
-    ex.locator(".cm-content").click()
+    ex = open_exercise(page, site, "quiz-backward-tail")
+    ex.editor.click()
     page.keyboard.press("Control+Enter")
-    result = ex.locator(".course-result")
-    expect(result).to_contain_text(re.compile(r"Not yet.*Fill in the blank ____ on line \d+"))
+    expect(ex.result).to_contain_text(re.compile(r"Not yet.*Fill in the blank ____ on line \d+"))
 
 
 def test_syntax_error_names_the_line(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
-    fill_blanks(page, ex, "self.grad = (1.0")
-    result = check(ex)
+    ex = open_exercise(page, site, "quiz-backward-tail")
+    result = ex.fill_blanks("self.grad = (1.0").check()
     expect(result).to_contain_text("Python could not read line")
     expect(result.locator(".course-result__error")).to_contain_text("self.grad = (1.0")
 
 
 def test_esc_then_tab_leaves_the_editor(page, site):
-    ex, content = click_into_editor(page, site, "quiz-sub-backward")
+    ex = open_exercise(page, site, "quiz-sub-backward")
+    content = ex.editor
+    content.click()
     page.keyboard.press("End")
     page.keyboard.press("Tab")  # Tab indents inside the editor
     expect(content).to_be_focused()
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
-    expect(ex.get_by_role("button", name="Run", exact=True)).to_be_focused()
+    expect(ex.button("Run")).to_be_focused()
 
 
 def test_editor_is_labelled_and_controls_are_buttons(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    expect(ex.get_by_role("textbox", name="Code editor: A whole operation: subtraction")).to_be_visible()
+    ex = open_exercise(page, site, "quiz-sub-backward")
+    expect(ex.root.get_by_role("textbox", name="Code editor: A whole operation: subtraction")).to_be_visible()
     for name in ("Run", "Check", "Reset", "Hint", "Show answer"):
-        expect(ex.get_by_role("button", name=name, exact=True)).to_be_visible()
+        expect(ex.button(name)).to_be_visible()
 
 
 def test_reset_hint_and_show_answer(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, "self.grad += 7")
-    ex.get_by_role("button", name="Reset", exact=True).click()
+    ex = open_exercise(page, site, "quiz-sub-backward")
+    ex.fill_blanks("self.grad += 7")
+    ex.button("Reset").click()
     confirm(page, "Reset the code")
-    expect(ex.locator(".cm-blank")).to_have_count(1)
-    hint = ex.get_by_role("button", name=re.compile("^(Hint|Next hint)"))
-    hints = ex.get_by_role("list", name="Hints").locator("li")
+    expect(ex.root.locator(".cm-blank")).to_have_count(1)
+    hint = ex.button(re.compile("^(Hint|Next hint)"))
+    hints = ex.hints
     hint.click()
     expect(hints).to_have_count(1)
-    expect(ex.get_by_role("button", name="Next hint (2 of 3)")).to_be_visible()  # what the next press does
+    expect(ex.button("Next hint (2 of 3)")).to_be_visible()  # what the next press does
     hint.click()
     expect(hints).to_have_count(2)
     # the last hint is the answer: it asks first, and cancelling shows nothing
@@ -198,30 +177,26 @@ def test_reset_hint_and_show_answer(page, site):
     expect(hints).to_have_count(2)
     # hints seen before a reload are on screen again after it
     page.reload()
-    ex = exercise(page, "quiz-sub-backward")
-    hint = ex.get_by_role("button", name=re.compile("^(Hint|Next hint)"))
-    hints = ex.get_by_role("list", name="Hints").locator("li")
+    ex = Level(page, site, "autograd").exercise("quiz-sub-backward")
+    hint = ex.button(re.compile("^(Hint|Next hint)"))
+    hints = ex.hints
     expect(hints).to_have_count(2)
-    expect(ex.get_by_role("button", name="Next hint (3 of 3)")).to_be_visible()
+    expect(ex.button("Next hint (3 of 3)")).to_be_visible()
     hint.click()
     confirm(page, "Show the last hint")
     expect(hints).to_have_count(3)
     expect(hints.nth(2).locator("code").first).to_have_text("out = Value(self.data - other.data, (self, other))")  # backticks become code
     expect(hints.nth(2)).not_to_contain_text("`")
-    ex.get_by_role("button", name="Show answer").click()
-    confirm(page, "Show the answer")
-    marked = ex.locator(".course-answer .is-written")
+    shown = ex.show_answer()
+    marked = shown.locator(".is-written")
     expect(marked).to_have_count(6)  # the whole operation is the learner's
     expect(marked.nth(3)).to_contain_text("other.grad -= out.grad")
-    expect(ex.locator(".course-answer")).to_contain_text("def __sub__")  # the whole file, as code
+    expect(shown).to_contain_text("def __sub__")  # the whole file, as code
 
 
 def test_run_shows_output_as_text(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-backward-tail")
-    fill_blanks(page, ex, TAIL_ANSWER + "\n        print('<b>bold?</b><script>alert(1)</script>')")
-    ex.get_by_role("button", name="Run", exact=True).click()
-    result = ex.locator(".course-result")
+    ex = open_exercise(page, site, "quiz-backward-tail")
+    result = ex.fill_blanks(TAIL_ANSWER + "\n        print('<b>bold?</b><script>alert(1)</script>')").run()
     expect(result).to_contain_text("Ran", timeout=30_000)
     expect(result).to_contain_text("[-6.0, -4.0, -2.0, 7.0]")
     expect(result).to_contain_text("<b>bold?</b><script>alert(1)</script>")
@@ -231,16 +206,15 @@ def test_run_shows_output_as_text(page, site):
 def test_buttons_say_python_is_loading(page, site):
     held, released = [], []
     page.route("**/pyodide.asm.wasm", lambda route: route.continue_() if released else held.append(route))
-    page.goto(site + "/autograd/")
-    ex = exercise(page, "quiz-sub-backward")
-    expect(ex.get_by_role("button", name="Check (Python is loading)")).to_be_visible()
-    expect(ex.locator(".course-python-status")).to_contain_text("Loading Python")
-    fill_blanks(page, ex, *SUB_ANSWER)  # the editor works before Python is there
-    ex.get_by_role("button", name="Check (Python is loading)").click()
-    expect(ex.locator(".course-result")).to_contain_text("Waiting for Python")
+    ex = open_exercise(page, site, "quiz-sub-backward", python=False)
+    expect(ex.button("Check (Python is loading)")).to_be_visible()
+    expect(ex.root.locator(".course-python-status")).to_contain_text("Loading Python")
+    ex.fill_blanks(*SUB_ANSWER)  # the editor works before Python is there
+    ex.button("Check (Python is loading)").click()
+    expect(ex.result).to_contain_text("Waiting for Python")
     released.append(True)  # from now on the wasm goes through, the one held so far too
     for route in held:
         route.continue_()
     page.unroute("**/pyodide.asm.wasm")
-    expect(ex.locator(".course-result")).to_contain_text("Passed", timeout=60_000)
-    expect(ex.get_by_role("button", name="Check", exact=True)).to_be_visible()
+    expect(ex.result).to_contain_text("Passed", timeout=60_000)
+    ex.ready()

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from grader import catalog
 
 from .conftest import wait_until
-from .helpers import check, exercise, open_level, replace_code
+from .pages import Level
 
 SUB = catalog.load("sub-backward")
 SLOT = "quiz-sub-backward"
@@ -132,57 +132,50 @@ ENDS = {
 }
 
 
-def run(ex):
-    ex.get_by_role("button", name="Run", exact=True).click()
-    result = ex.locator(".course-result")
-    expect(result).not_to_have_attribute("data-state", "running", timeout=30_000)
-    return result
+def open_exercise(page, site):
+    return Level(page, site, "autograd").open().exercise(SLOT)
 
 
 @pytest.mark.parametrize("name", list(ATTACKS))
 def test_an_attack_run_changes_no_later_verdict(page, site, name):
-    open_level(page, site)
-    ex = exercise(page, SLOT)
-    replace_code(page, ex, ATTACKS[name] + f"\nprint({PLANTED!r})\n")
-    expect(run(ex)).to_contain_text(ENDS.get(name, PLANTED))
-    replace_code(page, ex, SUB.starter.replace("____", "pass", 1).replace("____", "pass", 1))
-    expect(check(ex)).to_have_attribute("data-state", "failed")
-    replace_code(page, ex, SUB.starter)
-    expect(check(ex)).not_to_have_attribute("data-state", "passed")
-    replace_code(page, ex, SUB.solution)
-    expect(check(ex)).to_have_attribute("data-state", "passed")
+    ex = open_exercise(page, site)
+    ex.replace_code(ATTACKS[name] + f"\nprint({PLANTED!r})\n")
+    expect(ex.run()).to_contain_text(ENDS.get(name, PLANTED))
+    ex.replace_code(SUB.starter.replace("____", "pass", 1).replace("____", "pass", 1))
+    expect(ex.check()).to_have_attribute("data-state", "failed")
+    ex.replace_code(SUB.starter)
+    expect(ex.check()).not_to_have_attribute("data-state", "passed")
+    ex.replace_code(SUB.solution)
+    expect(ex.check()).to_have_attribute("data-state", "passed")
 
 
 def test_every_run_gets_an_interpreter_of_its_own(page, site):
     """Each Run and Check takes a fresh interpreter: what one run sets, the next can't see."""
-    open_level(page, site)
-    ex = exercise(page, SLOT)
+    ex = open_exercise(page, site)
     before = page.evaluate("window.__coursePython.runs")
-    replace_code(page, ex, "import sys\nsys.marker = 1\nprint('set')")
-    expect(run(ex)).to_contain_text("set")
-    replace_code(page, ex, "import sys\nprint('marker' if hasattr(sys, 'marker') else 'fresh')")
-    expect(run(ex)).to_contain_text("fresh")
+    ex.replace_code("import sys\nsys.marker = 1\nprint('set')")
+    expect(ex.run()).to_contain_text("set")
+    ex.replace_code("import sys\nprint('marker' if hasattr(sys, 'marker') else 'fresh')")
+    expect(ex.run()).to_contain_text("fresh")
     assert page.evaluate("window.__coursePython.runs") == before + 2
 
 
 def test_the_reference_engine_is_out_of_reach(page, site):
     """`from engine import Value` finds no reference rules in a Value exercise: the
     grading interpreter holds only what the exercise gives, and says so."""
-    open_level(page, site)
-    ex = exercise(page, SLOT)
-    replace_code(page, ex, "from engine import Value\n")
-    result = check(ex)
+    ex = open_exercise(page, site)
+    ex.replace_code("from engine import Value\n")
+    result = ex.check()
     expect(result).to_have_attribute("data-state", "failed")
     expect(result).to_contain_text("this exercise gives you")
-    replace_code(page, ex, "import engine.engine\n")
-    expect(check(ex)).to_have_attribute("data-state", "failed")
+    ex.replace_code("import engine.engine\n")
+    expect(ex.check()).to_have_attribute("data-state", "failed")
 
 
 def test_a_second_check_right_after_the_first_passes(page, site):
     """The next spare boots once a verdict shows, so Checks in a row each get a fresh one."""
-    open_level(page, site)
-    ex = exercise(page, SLOT)
-    replace_code(page, ex, SUB.solution)
+    ex = open_exercise(page, site)
+    ex.replace_code(SUB.solution)
     for _ in range(3):
-        expect(check(ex)).to_have_attribute("data-state", "passed")
+        expect(ex.check()).to_have_attribute("data-state", "passed")
     wait_until(page, "window.__coursePython.spare !== null")

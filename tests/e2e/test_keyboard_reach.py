@@ -8,7 +8,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SIZES, confirm, exercise, open_level
+from .helpers import SIZES
 from .pages import Level
 from .saved import progress, solved
 
@@ -19,11 +19,8 @@ def _cleared(level):
 
 def test_a_shown_answer_scrolls_by_keyboard_on_a_phone(page, site):
     page.set_viewport_size(SIZES["phone"])
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    ex.get_by_role("button", name="Show answer").click()
-    confirm(page, "Show the answer")
-    shown = ex.locator("pre.course-answer")
+    shown = Level(page, site, "autograd").open().exercise("quiz-sub-backward").show_answer()
+    expect(shown).to_have_js_property("tagName", "PRE")
     expect(shown).to_be_focused()
     assert shown.evaluate("p => p.scrollWidth > p.clientWidth"), "a phone is narrower than the answer's lines"
     page.keyboard.press("ArrowRight")
@@ -57,7 +54,7 @@ def test_training_keeps_the_focus_on_its_button(page, site):
 
 def test_on_a_phone_tab_never_lands_in_the_closed_drawer(page, site):
     page.set_viewport_size(SIZES["phone"])
-    page.goto(site + "/autograd/")
+    Level(page, site, "autograd").open(python=False)
     offscreen = []
     for _ in range(25):
         page.keyboard.press("Tab")

@@ -8,23 +8,9 @@ from playwright.sync_api import expect
 from grader import catalog
 
 from .conftest import wait_until
-from .helpers import (
-    LEVEL,
-    MUL_ANSWER,
-    QUIZ_ANSWERS,
-    SUB_ANSWER,
-    TAIL_ANSWER,
-    answer,
-    click_into_editor,
-    confirm,
-    exercise,
-    fill_blanks,
-    open_level,
-    question,
-    reloading,
-)
-from .pages import Exercise
-from .saved import KEY, saved_progress, seed_progress
+from .helpers import MUL_ANSWER, QUIZ_ANSWERS, SUB_ANSWER, TAIL_ANSWER, confirm
+from .pages import Level
+from .saved import KEY, saved_progress
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
@@ -39,9 +25,9 @@ def mistake_code(exercise_id, name):
     return next(m.code for m in load(exercise_id).mistakes if m.name == name)
 
 
-def mistake_then_solution(page, slot, mistake, says):
+def mistake_then_solution(level, slot, mistake, says):
     """A known mistake gets its own message (`says`); the solution then passes."""
-    ex = Exercise(page, slot)
+    ex = level.exercise(slot)
     expect(ex.replace_code(mistake_code(slot, mistake)).check()).to_contain_text(says)
     expect(ex.replace_code(solution(slot)).check()).to_contain_text("Passed")
 
@@ -65,33 +51,32 @@ def expect_cleared(page, stars=3):
 
 
 def test_keyboard_only_learner_clears_the_level_with_the_skip_quiz(page, site):
-    open_level(page, site)
+    level = Level(page, site, "autograd").open()
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
-    expect(exercise(page, "mul-backward")).to_be_hidden()
+    expect(level.exercise("mul-backward").root).to_be_hidden()
 
     for qid, typed in [("quiz-dl-da", "−8"), ("quiz-square", " 10.0 ")]:
-        field = question(page, qid).get_by_label("Your answer")
-        tab_to(page, field)
+        q = level.question(qid)
+        tab_to(page, q.field)
         page.keyboard.type(typed)
         page.keyboard.press("Enter")
-        expect(question(page, qid).locator(".course-feedback")).to_contain_text("Right")
+        expect(q.feedback).to_contain_text("Right")
 
     for slot, exercise_id in [("quiz-sub-backward", "sub-backward"), ("quiz-topo-order", "topo-order"),
                               ("quiz-backward-tail", "backward-tail")]:
-        ex = exercise(page, slot)
-        editor = ex.locator(".cm-content")
-        tab_to(page, editor)
+        ex = level.exercise(slot)
+        tab_to(page, ex.editor)
         page.keyboard.press("Control+a")
         page.keyboard.insert_text(solution(exercise_id))
         page.keyboard.press("Control+Enter")
-        expect(ex.locator(".course-result")).to_contain_text("Passed", timeout=30_000)
+        expect(ex.result).to_contain_text("Passed", timeout=30_000)
         # Esc closes a completion popup if one is open; the next Esc arms Tab to leave the editor
         page.keyboard.press("Escape")
         page.keyboard.press("Escape")
 
     expect_cleared(page)
     expect(page.locator(".course-level")).to_contain_text("through the short test")
-    expect(exercise(page, "mul-backward")).to_be_visible()
+    expect(level.exercise("mul-backward").root).to_be_visible()
     page.reload()
     expect_cleared(page)
 
@@ -132,7 +117,7 @@ def expect_waiting_for_the_question(lab):
 
 
 def test_learner_works_through_lab_questions_and_exercises(page, site):
-    open_level(page, site)
+    level = Level(page, site, "autograd").open()
     lab = page.locator(".course-lab").first
     main = lab.locator(".course-lab__main")
     expect(main).to_have_text("Compute e = a · b")
@@ -141,12 +126,12 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect_waiting_for_the_question(lab)
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
 
-    expect(question(page, "dl-da")).to_be_hidden()
+    expect(level.question("dl-da").root).to_be_hidden()
     expect(page.get_by_text("Answer the question above to open the next section.").first).to_be_visible()
-    expect(answer(page, "dl-dd", "")).to_contain_text("Type a number first")
-    expect(answer(page, "dl-dd", "-2")).to_contain_text("Not yet")
-    expect(answer(page, "dl-dd", "7")).to_contain_text("Right")
-    expect(answer(page, "dl-da", "−6")).to_contain_text("Right")
+    expect(level.question("dl-dd").answer("")).to_contain_text("Type a number first")
+    expect(level.question("dl-dd").answer("-2")).to_contain_text("Not yet")
+    expect(level.question("dl-dd").answer("7")).to_contain_text("Right")
+    expect(level.question("dl-da").answer("−6")).to_contain_text("Right")
 
     # answered: the backward pass opens, right where the forward pass ended
     expect(main).to_have_text("Start backward: ∂L/∂L = 1")
@@ -160,22 +145,22 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad −6"))
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"k: data −2, grad 16"))
 
-    expect(answer(page, "dl-dd-c10", "7")).to_contain_text("Not yet")
-    expect(answer(page, "dl-dd-c10", "16")).to_contain_text("Right")
+    expect(level.question("dl-dd-c10").answer("7")).to_contain_text("Not yet")
+    expect(level.question("dl-dd-c10").answer("16")).to_contain_text("Right")
 
-    mistake_then_solution(page, "value-init", "grad-starts-at-one", "Your grad starts at 1.0")
-    Exercise(page, "mul-backward").solve(*MUL_ANSWER)
+    mistake_then_solution(level, "value-init", "grad-starts-at-one", "Your grad starts at 1.0")
+    level.exercise("mul-backward").solve(*MUL_ANSWER)
 
-    expect(answer(page, "square", "6")).to_contain_text("Right")
-    expect(answer(page, "assign-square", "6")).to_contain_text("Not yet")
-    expect(answer(page, "assign-square", "3")).to_contain_text("Right")
+    expect(level.question("square").answer("6")).to_contain_text("Right")
+    expect(level.question("assign-square").answer("6")).to_contain_text("Not yet")
+    expect(level.question("assign-square").answer("3")).to_contain_text("Right")
 
     # measure, then code: subtraction's local factors come before its exercise
-    expect(exercise(page, "sub-backward")).to_be_hidden()
-    expect(answer(page, "sub-rate-self", "1")).to_contain_text("Right")
-    expect(answer(page, "sub-rate-other", "1")).to_contain_text("out went down")
-    expect(answer(page, "sub-rate-other", "-1")).to_contain_text("Right")
-    Exercise(page, "sub-backward").solve(*SUB_ANSWER)  # the whole operation
+    expect(level.exercise("sub-backward").root).to_be_hidden()
+    expect(level.question("sub-rate-self").answer("1")).to_contain_text("Right")
+    expect(level.question("sub-rate-other").answer("1")).to_contain_text("out went down")
+    expect(level.question("sub-rate-other").answer("-1")).to_contain_text("Right")
+    level.exercise("sub-backward").solve(*SUB_ANSWER)  # the whole operation
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
 
     # the shared-node graph: the wrong order gives a wrong ∂L/∂a
@@ -185,8 +170,8 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
     assert step_forward(main) == ["Compute e = a · b", "Compute f = e + c", "Compute L = e · f"]
     expect_waiting_for_the_question(shared)
     expect(wrong).to_be_disabled()  # it would show the gradients before the question
-    expect(answer(page, "shared-dl-da", "21")).to_contain_text("only the part that comes straight from L")
-    expect(answer(page, "shared-dl-da", "39")).to_contain_text("Right")
+    expect(level.question("shared-dl-da").answer("21")).to_contain_text("only the part that comes straight from L")
+    expect(level.question("shared-dl-da").answer("39")).to_contain_text("Right")
     assert step_until_done(main) == ["Start backward: ∂L/∂L = 1", "Send L's gradient back to e and f",
                                      "Send f's gradient back to e and c", "Send e's gradient back to a and b"]
     expect(shared.get_by_role("status")).to_contain_text("∂L/∂a = 39, ∂L/∂b = 26. Done: every gradient is in.")
@@ -196,36 +181,34 @@ def test_learner_works_through_lab_questions_and_exercises(page, site):
                                      "Send e's gradient back to a and b", "Send f's gradient back to e and c"]
     expect(shared.get_by_role("status")).to_contain_text("∂L/∂a came out 21, not 39")
     expect(shared.locator("svg")).to_have_attribute("aria-label", re.compile(r"a: data 2, grad 21"))
-    expect(answer(page, "too-early", "f")).to_contain_text("Not yet")
-    expect(answer(page, "too-early", "e")).to_contain_text("Right")
+    expect(level.question("too-early").answer("f")).to_contain_text("Not yet")
+    expect(level.question("too-early").answer("e")).to_contain_text("Right")
 
     # build: a breadth-first order is a known mistake with its own message
-    mistake_then_solution(page, "topo-order", "breadth-first", "Your order is breadth-first")
-    Exercise(page, "backward-tail").solve(TAIL_ANSWER)
+    mistake_then_solution(level, "topo-order", "breadth-first", "Your order is breadth-first")
+    level.exercise("backward-tail").solve(TAIL_ANSWER)
     expect_cleared(page)
     expect(page.get_by_text("Go deeper: this is what loss.backward() does")).to_be_visible()
 
     page.reload()
     expect_cleared(page)
-    expect(question(page, "dl-dd").get_by_label("Your answer")).to_have_value("7")
-    expect(question(page, "assign-square").get_by_role("radio", name="3")).to_be_checked()
+    expect(level.question("dl-dd").field).to_have_value("7")
+    expect(level.question("assign-square").root.get_by_role("radio", name="3")).to_be_checked()
 
 
 def test_shown_answers_do_not_count_for_the_quiz(page, site):
-    open_level(page, site)
-    q = question(page, "quiz-dl-da")
-    q.get_by_role("button", name="Show answer").click()
-    confirm(page, "Show the answer")
-    expect(q.get_by_label("Your answer")).to_have_value("-8")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    level = Level(page, site, "autograd").open()
+    q = level.question("quiz-dl-da").show_answer()
+    expect(q.field).to_have_value("-8")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     for slot, answers in QUIZ_ANSWERS.items():
-        Exercise(page, slot).solve(*answers)
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
+        level.exercise(slot).solve(*answers)
+    expect(level.stars).to_have_attribute("aria-label", "0 of 3 stars")
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
 
 
 def test_shortcuts_dialog_opens_with_question_mark(page, site):
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open(python=False)
     page.locator("h1").click()
     page.keyboard.press("Shift+?")
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
@@ -240,29 +223,27 @@ def test_shortcuts_dialog_opens_with_question_mark(page, site):
 
 
 def test_level_reset_is_confirmed_in_a_dialog_and_forgets_the_code(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, "self.grad += 7")
+    level = Level(page, site, "autograd").open()
+    level.exercise("quiz-sub-backward").fill_blanks("self.grad += 7")
     wait_until(page, f"localStorage.getItem({KEY!r})?.includes('self.grad += 7')")  # saved as typed
     page.get_by_role("button", name="Reset my progress").click()
     confirm(page, "Cancel")
     page.reload()
     # CodeMirror draws only the lines near the screen; the reload kept the scroll position
-    exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
-    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_contain_text("self.grad += 7")
-    page.get_by_role("button", name="Reset my progress").click()
-    with reloading(page):
-        confirm(page, "Reset this level")
+    ex = level.exercise("quiz-sub-backward")
+    ex.root.locator(".cm-editor").scroll_into_view_if_needed()
+    expect(ex.editor).to_contain_text("self.grad += 7")
+    level.reset()
     # the page's unload handler must not save the old code back
-    exercise(page, "quiz-sub-backward").locator(".cm-editor").scroll_into_view_if_needed()
-    expect(exercise(page, "quiz-sub-backward").locator(".cm-blank")).to_have_count(1)
-    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).not_to_contain_text("self.grad += 7")
+    ex = level.exercise("quiz-sub-backward")
+    ex.root.locator(".cm-editor").scroll_into_view_if_needed()
+    expect(ex.root.locator(".cm-blank")).to_have_count(1)
+    expect(ex.editor).not_to_contain_text("self.grad += 7")
 
 
 def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
-    open_level(page, site)
-    ex = exercise(page, "quiz-sub-backward")
-    editor = ex.locator(".cm-content")
+    ex = Level(page, site, "autograd").open().exercise("quiz-sub-backward")
+    editor = ex.editor
     tab_to(page, editor)
     page.keyboard.press("Tab")  # arrived by Tab: Tab moves on, no indent typed
     expect(editor).not_to_be_focused()
@@ -276,26 +257,27 @@ def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
     page.keyboard.press("Tab")
     expect(editor).to_be_focused()
     # the keys help sits above the editor, in view when the editor is reached
-    assert ex.locator(".course-keys").evaluate("(k) => k.compareDocumentPosition(k.nextElementSibling) & 4") > 0
+    assert ex.root.locator(".course-keys").evaluate("(k) => k.compareDocumentPosition(k.nextElementSibling) & 4") > 0
 
 
 def test_enter_is_a_new_line_even_with_a_suggestion_open(page, site):
-    ex, editor = click_into_editor(page, site, "quiz-backward-tail")
+    ex = Level(page, site, "autograd").open().exercise("quiz-backward-tail")
+    ex.editor.click()
     page.keyboard.press("Control+End")
     page.keyboard.press("Enter")
     page.keyboard.type("topo")  # a name the editor offers to complete
     expect(page.locator(".cm-tooltip-autocomplete")).to_be_visible()
-    lines = ex.locator(".cm-line")
+    lines = ex.lines
     before = lines.count()
     page.keyboard.press("Enter")
     expect(lines).to_have_count(before + 1)
-    expect(ex.locator(".cm-line").nth(before - 1)).to_have_text("topo")  # not completed to a longer name
+    expect(lines.nth(before - 1)).to_have_text("topo")  # not completed to a longer name
 
 
 def test_without_javascript_every_text_still_reads(browser, site):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open(python=False)
     expect(page.get_by_text("Common mistakes")).to_be_visible()
     expect(page.get_by_text("A node may be visited only after every node")).to_be_visible()
     expect(page.get_by_role("textbox", name="Code editor: A whole operation: subtraction").first).to_have_value(
@@ -305,20 +287,19 @@ def test_without_javascript_every_text_still_reads(browser, site):
 
 
 def test_corrupt_progress_is_reset_with_a_notice(page, site):
-    seed_progress(page, "{not json")
-    page.goto(site + LEVEL)
+    level = Level(page, site, "autograd").open("{not json", python=False)
     expect(page.locator(".course-notices")).to_contain_text("could not be read, so it has been reset")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     page.reload()
     expect(page.locator(".course-notices")).to_have_count(0)
-    expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
+    expect(level.question("quiz-square").feedback).to_contain_text("Right")
 
 
 def test_a_wrong_number_that_matches_a_known_slip_says_which(page, site):
-    open_level(page, site)
-    expect(answer(page, "quiz-dl-da", "8")).to_have_text(
+    q = Level(page, site, "autograd").open().question("quiz-dl-da")
+    expect(q.answer("8")).to_have_text(
         "Not yet: 8 is the right size with the wrong sign: k = −2 is one of the factors on the way back.")
-    expect(answer(page, "quiz-dl-da", "−6")).to_contain_text("a product sends each input the other input's value")
+    expect(q.answer("−6")).to_contain_text("a product sends each input the other input's value")
     # no slip gives 5: no guess about the learner's mind, a pointer at the graph instead
-    expect(answer(page, "quiz-dl-da", "5")).to_have_text(
+    expect(q.answer("5")).to_have_text(
         "Not yet: 5 is not it. Follow the path L → f → e → a and multiply the local factor at each node.")

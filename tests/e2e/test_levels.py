@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from grader import catalog
 from grader.grading import grade
 
-from .conftest import wait_for_python
-from .helpers import answer, check, clear_alive, confirm, exercise, rendered, replace_code, vanish_task
+from .helpers import confirm, rendered
+from .pages import Level, clear_alive
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 
@@ -54,30 +54,29 @@ def _first_mistake(exercise_id):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
-    page.goto(f"{site}/{level}/")
-    wait_for_python(page)
+    page_level = Level(page, site, level).open()
     for step in LEVELS[level]:
         if step[0] == "q":
             _, qid, wrong, right = step
-            expect(answer(page, qid, wrong)).to_contain_text("Not yet")
-            expect(answer(page, qid, right)).to_contain_text("Right")
+            q = page_level.question(qid)
+            expect(q.answer(wrong)).to_contain_text("Not yet")
+            expect(q.answer(right)).to_contain_text("Right")
         elif step[0] == "t":
             _, qid, wrong, right = step
-            expect(vanish_task(page, qid, wrong)).not_to_contain_text("✓")
-            expect(vanish_task(page, qid, right)).to_contain_text("∂L/∂a = 0 ✓")
+            task = page_level.question(qid)
+            expect(task.check_expression(wrong)).not_to_contain_text("✓")
+            expect(task.check_expression(right)).to_contain_text("∂L/∂a = 0 ✓")
         else:
-            ex = exercise(page, step[1])
+            ex = page_level.exercise(step[1])
             code, cli = _first_mistake(step[1])
             assert cli["diagnosis"], f"{step[1]}: its first known mistake is not diagnosed"
-            replace_code(page, ex, code)
-            result = check(ex)
+            result = ex.replace_code(code).check()
             expect(result).to_have_attribute("data-state", "failed")
             expect(result.locator(".course-result__headline")).to_contain_text(f"Not yet — {cli['summary']}")
             expect(result.locator(".course-result__diagnosis")).to_have_text(
                 "Known mistake: " + rendered(cli["diagnosis"]["message"]))
-            replace_code(page, ex, _solution(step[1]))
-            expect(check(ex)).to_contain_text("Passed")
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
+            expect(ex.replace_code(_solution(step[1])).check()).to_contain_text("Passed")
+    expect(page_level.stars).to_have_attribute("aria-label", "3 of 3 stars")
     expect(page.locator(".course-recap")).to_contain_text("Recap")
     expect(page.locator(".course-lock-notice")).to_have_count(0)
 
@@ -85,29 +84,26 @@ def test_level_grades_right_and_wrong_answers_and_clears(page, site, level):
 def test_train_level_grades_the_learners_network(page, site):
     """Neuron, then Layer, then MLP, each its own exercise with its own Check: each
     known mistake diagnosed, the solution passes, and passing opens the next step."""
-    page.goto(f"{site}/train/")
-    wait_for_python(page)
+    level = Level(page, site, "train").open()
     steps = ["neuron", "layer", "mlp"]
     for i, exercise_id in enumerate(steps):
         for later in steps[i + 1:]:
-            expect(exercise(page, later)).to_be_hidden()
-        ex = exercise(page, exercise_id)
+            expect(level.exercise(later).root).to_be_hidden()
+        ex = level.exercise(exercise_id)
         for mistake in catalog.load(exercise_id).mistakes:
-            replace_code(page, ex, mistake.code)
-            result = check(ex)
+            result = ex.replace_code(mistake.code).check()
             expect(result).to_have_attribute("data-state", "failed")
             expect(result.locator(".course-result__diagnosis")).to_have_text("Known mistake: " + rendered(mistake.message))
-        replace_code(page, ex, _solution(exercise_id))
-        expect(check(ex)).to_contain_text("Passed")
+        expect(ex.replace_code(_solution(exercise_id)).check()).to_contain_text("Passed")
 
 
 def test_tangent_lab_measures_in_the_worker(page, site):
-    page.goto(f"{site}/nudges/")
-    lab = page.locator(".course-lab[data-lab='tangent']")
+    level = Level(page, site, "nudges").open(python=False)
+    lab = level.lab("tangent").root
     # it starts away from x = 3, whose slope the question below asks the learner to measure
     expect(lab.get_by_role("status")).to_contain_text(
         "At x₀ = 1 with h = 0.1: central 2.000000 (error 0), one-sided 2.300000 (error 0.3), the engine's gradient 2.")
-    wait_for_python(page)
+    level.python_ready()
     lab.get_by_label("x₀, where to measure the slope").fill("3")
     expect(lab.get_by_role("status")).to_contain_text(
         "At x₀ = 3 with h = 0.1: central 14.000000 (error 0), one-sided 14.300000 (error 0.3), the engine's gradient 14.")
@@ -130,9 +126,9 @@ def test_tangent_lab_measures_in_the_worker(page, site):
 
 
 def test_expression_lab_draws_any_expression(page, site):
-    page.goto(f"{site}/alive/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='expression']")
+    level = Level(page, site, "alive").open()
+    expression = level.lab("expression")
+    lab = expression.root
     # predict first: no gradient until the question is answered, or revealed (which counts as shown)
     expect(lab.locator("table")).to_be_hidden()
     assert "grad" not in lab.locator("svg").get_attribute("aria-label")
@@ -144,37 +140,30 @@ def test_expression_lab_draws_any_expression(page, site):
     confirm(page, "Show the gradients")
     assert page.evaluate("document.activeElement.classList.contains('course-lab__status')")  # focus stays in the lab
     expect(lab.locator("table")).to_contain_text("6.29158")
-    clear_alive(page)
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")
-    field = lab.get_by_label("Expression")
-    field.fill("(x + y).exp() * x")
-    lab.get_by_role("button", name="Draw graph").click()
+    clear_alive(level)
+    expect(level.stars).to_have_attribute("aria-label", "2 of 3 stars")
+    expression.draw("(x + y).exp() * x")
     expect(lab.get_by_label("Input y")).to_be_visible()
     expect(lab.locator("svg")).to_have_attribute("aria-label", re.compile(r"exp"))
     expect(lab.locator("table tbody tr")).to_have_count(2)
     expect(lab.locator("table")).not_to_contain_text("✗")
-    field.fill("__import__('os')")
-    lab.get_by_role("button", name="Draw graph").click()
+    expression.draw("__import__('os')")
     expect(lab.locator(".course-lab__status")).to_contain_text("Only tanh, exp, log, relu and sigmoid can be called")
 
 
 def test_training_level_trains_and_draws(page, site):
-    page.goto(f"{site}/train/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='training']")
+    level = Level(page, site, "train").open()
+    lab = level.lab("training").root
     expect(lab).to_be_hidden()  # its parameter count would answer a question: it opens in section 3
-    expect(answer(page, "neuron-w1", "0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
-    expect(answer(page, "neuron-w1", "1.9221")).to_contain_text("Right")
+    expect(level.question("neuron-w1").answer("0.9610")).to_contain_text("w₁ was multiplied by x₁ = 2")
+    expect(level.question("neuron-w1").answer("1.9221")).to_contain_text("Right")
     for step in ("neuron", "layer", "mlp"):  # the level's stars count them too
-        ex = exercise(page, step)
-        replace_code(page, ex, _solution(step))
-        expect(check(ex)).to_contain_text("Passed")
-    expect(answer(page, "parameter-count", "104")).to_contain_text("Not yet")
-    expect(answer(page, "parameter-count", "88")).to_contain_text("the weights alone")
-    expect(answer(page, "parameter-count", "105")).to_contain_text("Right")
-    ex = exercise(page, "sgd-step")
-    replace_code(page, ex, _solution("sgd-step"))
-    expect(check(ex)).to_contain_text("Passed")
+        expect(level.exercise(step).replace_code(_solution(step)).check()).to_contain_text("Passed")
+    count = level.question("parameter-count")
+    expect(count.answer("104")).to_contain_text("Not yet")
+    expect(count.answer("88")).to_contain_text("the weights alone")
+    expect(count.answer("105")).to_contain_text("Right")
+    expect(level.exercise("sgd-step").replace_code(_solution("sgd-step")).check()).to_contain_text("Passed")
     expect(lab).to_be_visible()
     expect(lab.locator("table")).to_contain_text("105")
     lab.get_by_role("button", name=re.compile("^Train")).click()
@@ -191,20 +180,19 @@ def test_training_level_trains_and_draws(page, site):
     expect(lab.locator(".course-lab__status").last).to_contain_text("class +1")
     page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.8)  # XOR: x > 0, y < 0
     expect(lab.locator(".course-lab__status").last).to_contain_text("class −1")
-    expect(answer(page, "trained-class", "−1")).to_contain_text("Not yet")
-    expect(answer(page, "trained-class", "+1")).to_contain_text("Right")
+    expect(level.question("trained-class").answer("−1")).to_contain_text("Not yet")
+    expect(level.question("trained-class").answer("+1")).to_contain_text("Right")
     # too large a learning rate overshoots, then the saturated network sticks at a loss of 1
     lab.get_by_label("Learning rate").select_option("2")
     lab.get_by_role("button", name=re.compile("^Train")).click()
     expect(lab.get_by_role("status").first).to_contain_text(
         re.compile(r"Trained with learning rate 2: loss 1\.13\d* → (1|0\.99\d*) in 120 steps"), timeout=120_000)
-    expect(answer(page, "review-tanh", "0.75")).to_contain_text("Right")
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
+    expect(level.question("review-tanh").answer("0.75")).to_contain_text("Right")
+    expect(level.stars).to_have_attribute("aria-label", "3 of 3 stars")
 
 
 def test_chain_rule_sliders_reach_the_values_the_page_asks_for(page, site):
-    page.goto(f"{site}/chain-rule/")
-    lab = page.locator(".course-lab[data-lab='expression']")
+    lab = Level(page, site, "chain-rule").open(python=False).lab("expression").root
     slider = lab.get_by_label("Input c")
     expect(slider).to_have_value("10")
     assert float(slider.get_attribute("max")) >= 10
@@ -216,8 +204,7 @@ def test_the_tangent_plot_is_readable_at_any_width(page, site, size):
     """Axis text of at least 11 CSS px (the drawing is not shrunk to fit a phone), and
     ticks at round numbers."""
     page.set_viewport_size(size)
-    page.goto(f"{site}/nudges/")
-    lab = page.locator(".course-lab[data-lab='tangent']")
+    lab = Level(page, site, "nudges").open(python=False).lab("tangent").root
     texts = lab.locator(".course-plot__axes text")
     expect(texts.first).to_be_visible()
     sizes = texts.evaluate_all("ts => ts.map(t => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize))")

@@ -6,8 +6,8 @@ learner can open it on purpose."""
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python
-from .helpers import SIZES, SUB_ANSWER, check, exercise, fill_blanks
+from .helpers import SIZES, SUB_ANSWER
+from .pages import Level
 
 # lines that answer another exercise of the level (backward's tail, __mul__'s rule)
 ANSWERS = ["for v in reversed(topo):", "self.grad += other.data * out.grad", "other.grad += self.data * out.grad"]
@@ -16,39 +16,36 @@ ANSWERS = ["for v in reversed(topo):", "self.grad += other.data * out.grad", "ot
 @pytest.mark.parametrize("size", SIZES)
 def test_the_skip_tests_editors_show_the_blanks_not_the_engine(page, site, size):
     page.set_viewport_size(SIZES[size])
-    page.goto(site + "/autograd/")
+    level = Level(page, site, "autograd").open(python=False)
     for slot in ("quiz-sub-backward", "quiz-backward-tail"):
-        ex = exercise(page, slot)
-        ex.scroll_into_view_if_needed()
-        content = ex.locator(".cm-content")
-        expect(content).to_contain_text("____", timeout=20_000)  # built once the test is opened
-        expect(ex.locator(".cm-foldPlaceholder").first).to_be_visible()
-        shown = content.inner_text()
+        ex = level.exercise(slot)
+        ex.root.scroll_into_view_if_needed()
+        expect(ex.editor).to_contain_text("____", timeout=20_000)  # built once the test is opened
+        expect(ex.root.locator(".cm-foldPlaceholder").first).to_be_visible()
+        shown = ex.editor.inner_text()
         for line in ANSWERS:
             if slot == "quiz-backward-tail" and line.startswith("for v"):
                 continue  # that is this exercise's own blank
             assert line not in shown, f"{slot} shows {line!r}"
-        lines = ex.locator(".cm-line").count()
+        lines = ex.lines.count()
         assert lines <= 30, f"{slot}: {lines} lines on screen"
     # in the level itself, editors show the whole file
-    assert exercise(page, "mul-backward").locator(".cm-foldPlaceholder").count() == 0
+    assert level.exercise("mul-backward").root.locator(".cm-foldPlaceholder").count() == 0
 
 
 def test_folded_code_is_still_graded_and_opens_on_purpose(page, site):
-    page.goto(site + "/autograd/")
-    wait_for_python(page)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")  # the folded methods ran
+    level = Level(page, site, "autograd").open()
+    expect(level.exercise("quiz-sub-backward").fill_blanks(*SUB_ANSWER).check()).to_contain_text("Passed")  # the folded methods ran
     page.reload()
-    ex = exercise(page, "quiz-sub-backward")
-    ex.scroll_into_view_if_needed()
+    ex = level.exercise("quiz-sub-backward")
+    ex.root.scroll_into_view_if_needed()
     # after a reload the learner's own lines stay open; the given code is folded again
-    expect(ex.locator(".cm-content")).to_contain_text("other.grad -= out.grad")
-    expect(ex.locator(".cm-foldPlaceholder")).to_have_count(5)  # __init__, __add__, __mul__, backward, the "Try it" lines
-    before = ex.locator(".cm-line").count()
-    ex.locator(".cm-foldPlaceholder").first.click()
-    expect(ex.locator(".cm-line")).not_to_have_count(before)
+    expect(ex.editor).to_contain_text("other.grad -= out.grad")
+    folds = ex.root.locator(".cm-foldPlaceholder")
+    expect(folds).to_have_count(5)  # __init__, __add__, __mul__, backward, the "Try it" lines
+    before = ex.lines.count()
+    folds.first.click()
+    expect(ex.lines).not_to_have_count(before)
 
 
 # The lines of a plain-text editor (before CodeMirror) that are in view: no wrapping,
@@ -58,10 +55,10 @@ IN_VIEW = """(t) => { const h = parseFloat(getComputedStyle(t).lineHeight), line
   return lines.slice(first, first + Math.floor((t.clientHeight - 8) / h)); }"""
 
 
-def _answers_in_view(page):
+def _answers_in_view(level):
     found = {}
     for slot in ("quiz-sub-backward", "quiz-backward-tail"):
-        draft = exercise(page, slot).locator("textarea.course-draft")
+        draft = level.exercise(slot).root.locator("textarea.course-draft")
         shown = "\n".join(draft.evaluate(IN_VIEW))
         found[slot] = shown
         for line in ANSWERS:
@@ -76,18 +73,16 @@ def test_before_codemirror_the_skip_tests_editors_show_the_blank_not_the_engine(
     scripts never load) scroll to the blank's function and show 16 lines."""
     page.set_viewport_size(SIZES[size])
     page.route("**/assets/course/**/*.js", lambda route: route.abort())
-    page.goto(site + "/autograd/")
-    shown = _answers_in_view(page)
+    level = Level(page, site, "autograd").open(python=False)
+    shown = _answers_in_view(level)
     assert shown["quiz-sub-backward"].lstrip().startswith("def __sub__(self, other):")
     assert "____" in shown["quiz-sub-backward"]
     assert shown["quiz-backward-tail"].lstrip().startswith("def backward(self):")
     assert "____" in shown["quiz-backward-tail"]
-    assert exercise(page, "quiz-sub-backward").locator(".cm-content").count() == 0  # still the plain text
+    assert level.exercise("quiz-sub-backward").editor.count() == 0  # still the plain text
 
 
 def test_without_javascript_the_skip_tests_editors_show_no_other_answer(browser, site):
     context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto(site + "/autograd/")
-    _answers_in_view(page)
+    _answers_in_view(Level(context.new_page(), site, "autograd").open(python=False))
     context.close()

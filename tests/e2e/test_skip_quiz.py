@@ -13,20 +13,8 @@ from playwright.sync_api import expect
 
 from grader import catalog
 
-from .helpers import (
-    LEVEL,
-    QUIZ_ANSWERS,
-    SIZES,
-    SUB_ANSWER,
-    answer,
-    check,
-    confirm,
-    exercise,
-    fill_blanks,
-    open_level,
-    question,
-)
-from .pages import Exercise
+from .helpers import QUIZ_ANSWERS, SIZES, SUB_ANSWER, confirm
+from .pages import Level
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 LEVEL_DOC = Path(__file__).resolve().parents[2] / "docs/autograd.md"
@@ -36,10 +24,10 @@ MAX_LINES = 30  # blank lines included
 SUB_TITLE = "“A whole operation: subtraction”"
 
 
-def solve_topo_and_tail(page):
+def solve_topo_and_tail(level):
     """The skip test's last two exercises, solved."""
     for slot in ("quiz-topo-order", "quiz-backward-tail"):
-        Exercise(page, slot).solve(*QUIZ_ANSWERS[slot])
+        level.exercise(slot).solve(*QUIZ_ANSWERS[slot])
 
 
 def answer_lines(exercise_id):
@@ -56,20 +44,19 @@ def level_exercises():
 @pytest.mark.parametrize("size", SIZES)
 def test_the_skip_tests_editors_show_what_each_question_needs_not_the_engine(page, site, size):
     page.set_viewport_size(SIZES[size])
-    page.goto(site + LEVEL)
+    level = Level(page, site, "autograd").open(python=False)
     others = {ex_id: answer_lines(ex_id) for ex_id in level_exercises()}
     assert others["mul-backward"] and others["backward-tail"], "the level's exercises have answers to hide"
     for slot, exercise_id in QUIZ.items():
-        ex = exercise(page, slot)
-        ex.scroll_into_view_if_needed()
-        content = ex.locator(".cm-content")
-        expect(content).to_contain_text("____", timeout=20_000)  # the blanks are in view (the editor is built once opened)
+        ex = level.exercise(slot)
+        ex.root.scroll_into_view_if_needed()
+        expect(ex.editor).to_contain_text("____", timeout=20_000)  # the blanks are in view (the editor is built once opened)
         # every line of the editor is drawn (it is short), so what is drawn is what shows
-        shown = [line.strip() for line in ex.locator(".cm-line").all_inner_texts()]
+        shown = [line.strip() for line in ex.lines.all_inner_texts()]
         code = [line for line in shown if line]
         assert len(code) <= MAX_CODE_LINES, f"{slot}: {len(code)} lines of code on screen"
         assert len(shown) <= MAX_LINES, f"{slot}: {len(shown)} lines on screen"
-        height = ex.locator(".cm-editor").bounding_box()["height"]
+        height = ex.root.locator(".cm-editor").bounding_box()["height"]
         assert height <= MAX_LINES * 22, f"{slot}: the editor is {height:.0f} px tall"
         for other, lines in others.items():
             if other == exercise_id:
@@ -84,62 +71,60 @@ def test_the_skip_tests_editors_show_what_each_question_needs_not_the_engine(pag
         for line in needs:
             assert line in shown, f"{slot} hides {line!r}"
     # the level's own editors, further down, show the whole file
-    expect(exercise(page, "mul-backward").locator(".cm-foldPlaceholder")).to_have_count(0)
+    expect(level.exercise("mul-backward").root.locator(".cm-foldPlaceholder")).to_have_count(0)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_seen_answer_in_the_skip_test_says_why_it_cannot_count(page, site, size):
     page.set_viewport_size(SIZES[size])
-    open_level(page, site)
+    level = Level(page, site, "autograd").open()
     status = page.locator(".course-quiz .course-quiz__status")
     expect(status).to_have_attribute("role", "status")
     expect(status).to_have_attribute("aria-live", "polite")
 
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     expect(status).to_have_text("1 of 5 solved. Solve all five to clear the level.")
 
-    ex = exercise(page, "quiz-sub-backward")
-    expect(ex.locator(".cm-content")).to_have_count(1)  # built: the layout around the button has settled
-    ex.get_by_role("button", name="Show answer").click()
+    ex = level.exercise("quiz-sub-backward")
+    expect(ex.editor).to_have_count(1)  # built: the layout around the button has settled
+    ex.button("Show answer").click()
     # asked first, with what it costs here
     expect(page.locator("dialog.course-dialog")).to_contain_text("the short test can't count this exercise then")
     confirm(page, "Show the answer")
-    expect(ex.locator(".course-solution")).to_be_visible()
+    expect(ex.root.locator(".course-solution")).to_be_visible()
     # said at once, before any Check
     expect(status).to_contain_text(f"You saw the answer to {SUB_TITLE}, so the short test can't count it")
 
     # the learner solves everything anyway and checks: it passes, and the test says why it doesn't count
-    fill_blanks(page, ex, *SUB_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
-    note = ex.locator(".course-quiz__note")
+    expect(ex.fill_blanks(*SUB_ANSWER).check()).to_contain_text("Passed")
+    note = ex.root.locator(".course-quiz__note")
     expect(note).to_have_text("You saw this answer, so the short test doesn't count it.")
     assert note.evaluate("n => n.previousElementSibling.classList.contains('course-result')"), "the note sits under the verdict"
-    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
-    solve_topo_and_tail(page)
-    expect(exercise(page, "quiz-backward-tail").locator(".course-quiz__note")).to_have_count(0)
+    expect(level.question("quiz-dl-da").answer("-8")).to_contain_text("Right")
+    solve_topo_and_tail(level)
+    expect(level.exercise("quiz-backward-tail").root.locator(".course-quiz__note")).to_have_count(0)
     expect(status).to_have_text(
         f"You saw the answer to {SUB_TITLE}, so the short test can't count it, and can no longer clear the level. "
         "Solve it in the level instead: work through the sections below (an answer seen in the test costs no stars there).")
     status.scroll_into_view_if_needed()
     expect(status).to_be_visible()
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
+    expect(level.stars).to_have_attribute("aria-label", "0 of 3 stars")
 
     # it holds after a reload; the question answered on its own gets no note
     page.reload()
     expect(status).to_contain_text(f"You saw the answer to {SUB_TITLE}, so")
-    expect(question(page, "quiz-dl-da").locator(".course-quiz__note")).to_have_count(0)
+    expect(level.question("quiz-dl-da").root.locator(".course-quiz__note")).to_have_count(0)
 
 
 def test_a_question_whose_answer_was_shown_is_named_by_its_place(page, site):
     page.set_viewport_size(SIZES["phone"])
-    page.goto(site + LEVEL)
-    q = question(page, "quiz-square")
-    q.get_by_role("button", name="Show answer").click()
+    q = Level(page, site, "autograd").open(python=False).question("quiz-square")
+    q.root.get_by_role("button", name="Show answer").click()
     expect(page.locator("dialog.course-dialog")).to_contain_text("The short test can't count this question then")
     confirm(page, "Show the answer")
     status = page.locator(".course-quiz .course-quiz__status")
     expect(status).to_contain_text("You saw the answer to the second question, so the short test can't count it")
-    expect(q.locator(".course-quiz__note")).to_be_visible()
+    expect(q.root.locator(".course-quiz__note")).to_be_visible()
     # not cleared yet: the level's own items are still the way
     expect(page.locator(".course-level")).not_to_contain_text("Level cleared")
 
@@ -150,7 +135,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("size", SIZES)
 def test_the_skip_test_is_an_offer_folded_at_the_top(page, site, size):
     page.set_viewport_size(SIZES[size])
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open(python=False)
     box = page.locator(".course-quiz")
     toggle = box.get_by_role("button", name="Take the short test")
     expect(toggle).to_have_attribute("aria-expanded", "false")
@@ -174,26 +159,26 @@ def test_the_skip_test_is_an_offer_folded_at_the_top(page, site, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_the_skip_test_can_be_failed(page, site, size):
     page.set_viewport_size(SIZES[size])
-    open_level(page, site)
+    level = Level(page, site, "autograd").open()
     # a Check of the untouched starter is no try
-    blank = exercise(page, "quiz-sub-backward")
-    expect(blank.locator(".cm-content")).to_have_count(1)  # built: the layout around the button has settled
-    expect(check(blank)).to_contain_text("Not yet")
-    expect(blank.locator(".course-quiz__note")).to_have_count(0)
+    blank = level.exercise("quiz-sub-backward")
+    expect(blank.editor).to_have_count(1)  # built: the layout around the button has settled
+    expect(blank.check()).to_contain_text("Not yet")
+    expect(blank.root.locator(".course-quiz__note")).to_have_count(0)
     # a wrong first answer, then the right one: right, but it can no longer count
-    expect(answer(page, "quiz-dl-da", "5")).to_contain_text("Not yet")
-    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
-    expect(question(page, "quiz-dl-da").locator(".course-quiz__note")).to_have_text(
+    first = level.question("quiz-dl-da")
+    expect(first.answer("5")).to_contain_text("Not yet")
+    expect(first.answer("-8")).to_contain_text("Right")
+    expect(first.root.locator(".course-quiz__note")).to_have_text(
         "Your first try was not right, so the short test doesn't count this one: it counts first tries only.")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
-    fill_blanks(page, blank, *SUB_ANSWER)
-    expect(check(blank)).to_contain_text("Passed")
-    solve_topo_and_tail(page)
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
+    expect(blank.fill_blanks(*SUB_ANSWER).check()).to_contain_text("Passed")
+    solve_topo_and_tail(level)
     status = page.locator(".course-quiz .course-quiz__status")
     expect(status).to_have_text(
         "You answered the first question wrong first, so the short test can't count it, and can no longer clear the "
         "level. Solve it in the level instead: work through the sections below (an answer seen in the test costs no stars there).")
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "0 of 3 stars")
+    expect(level.stars).to_have_attribute("aria-label", "0 of 3 stars")
     expect(page.locator(".course-level")).not_to_contain_text("Level cleared")
     # folded after a reload, to its one-line result
     page.reload()
@@ -207,11 +192,11 @@ def test_the_skip_test_can_be_failed(page, site, size):
 
 
 def test_a_passed_skip_test_folds_to_its_result(page, site):
-    open_level(page, site)
-    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    level = Level(page, site, "autograd").open()
+    expect(level.question("quiz-dl-da").answer("-8")).to_contain_text("Right")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     for slot, answers in QUIZ_ANSWERS.items():
-        Exercise(page, slot).solve(*answers)
+        level.exercise(slot).solve(*answers)
     expect(page.locator(".course-level")).to_contain_text("through the short test")
     page.reload()
     expect(page.locator(".course-quiz__offer-line")).to_have_text(

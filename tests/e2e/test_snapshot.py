@@ -13,10 +13,9 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python, wait_until
-from .helpers import SUB_ANSWER, check, exercise, fill_blanks
+from .helpers import LEVEL, SUB_ANSWER
+from .pages import Level
 
-LEVEL = "/autograd/"
 META = re.compile(r'(<meta name="course-runtime" content=")([^"]*)(")')
 # What a snapshot boot must have, as a normal boot has: every runner file on disk (for
 # tracebacks and later imports), the course first on sys.path, no state shared with the build.
@@ -40,17 +39,14 @@ def boot_mode(page):
 def boots_normally_and_grades(page, site, why):
     """The level boots Python without the snapshot, for the reason `why` the worker gave
     (missing, hash, load), and a right answer still passes."""
-    page.goto(site + LEVEL)
-    wait_for_python(page)
+    level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "fallback"
     assert page.evaluate("window.__coursePython.snapshotRejected") == why
-    passes(page)
+    passes(level)
 
 
-def passes(page):
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
+def passes(level):
+    expect(level.exercise("quiz-sub-backward").fill_blanks(*SUB_ANSWER).check()).to_contain_text("Passed")
 
 
 def probe(page):
@@ -90,8 +86,7 @@ def shipped(page, site):
 
 
 def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
-    page.goto(site + LEVEL)
-    wait_for_python(page)
+    level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "snapshot"
     assert page.evaluate("window.__coursePython.snapshotRejected") is None
     timings = page.evaluate("window.__coursePython.bootTimings")
@@ -100,7 +95,7 @@ def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     assert found["source"] and found["modules"] >= 8
     assert found["path"] == ["/home/pyodide/course", ""]
     assert found["executable"] == "/home/pyodide/this.program"  # not the build's script
-    passes(page)
+    passes(level)
     # nothing of the snapshot is kept at run time: no Cache Storage, no hash in localStorage
     assert page.evaluate("caches.keys()") == []
     assert not [k for k in page.evaluate("Object.keys(localStorage)") if "snapshot" in k]
@@ -112,11 +107,10 @@ def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
     page.add_init_script("Object.defineProperty(NetworkInformation.prototype, 'saveData', {get: () => true})")
     requested = []
     page.on("request", lambda request: requested.append(request.url))
-    page.goto(site + LEVEL)
-    wait_for_python(page)
+    level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "normal"
     assert not [url for url in requested if ".snapshot.gz" in url]
-    passes(page)
+    passes(level)
 
 
 def test_each_boot_draws_its_own_random_numbers(browser, site):
@@ -124,9 +118,7 @@ def test_each_boot_draws_its_own_random_numbers(browser, site):
     draws = []
     for _ in range(2):
         context = browser.new_context(service_workers="block")
-        page = context.new_page()
-        page.goto(site + LEVEL)
-        wait_for_python(page)
+        page = Level(context.new_page(), site, "autograd").open().page
         assert boot_mode(page) == "snapshot"
         draws.append(probe(page)["random"])
         context.close()
@@ -168,9 +160,8 @@ def test_a_host_that_decodes_the_gzip_on_the_way_still_gets_the_snapshot(page, s
     page.goto(site + "/")
     config, data = shipped(page, site)
     page.route(snapshot_url(site, config), lambda route: route.fulfill(body=gzip.decompress(data)))
-    page.goto(site + LEVEL)
-    wait_for_python(page)
+    level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "snapshot"
     timings = page.evaluate("window.__coursePython.bootTimings")
     assert "snapshotFetch" in timings and "snapshotFetchInflate" not in timings  # nothing inflated here
-    passes(page)
+    passes(level)
