@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from labs.expression import expression_graph, gradient_facts
 
-from .conftest import wait_for_python
-from .helpers import SIZES, answer, confirm, question
+from .helpers import SIZES, confirm
+from .pages import Level
 
 START = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -4, "c": 0.5})["predict"]
 POINT = {"a": 2, "b": -4}
@@ -44,8 +44,8 @@ def sized(request, browser):
 
 def test_predict_then_check_keeps_the_numbers_back_until_answered(sized, site):
     page = sized
-    page.goto(f"{site}/alive/")
-    lab = page.locator(".course-lab[data-lab='expression']")
+    level = Level(page, site, "alive").open(python=False)
+    lab = level.lab("expression").root
     a, c = START["a"], START["c"]
     # before answering: no gradient anywhere, and no way to step to one
     expect(lab.get_by_role("button", name="Step backward")).to_be_disabled()
@@ -55,33 +55,33 @@ def test_predict_then_check_keeps_the_numbers_back_until_answered(sized, site):
     for number in (a["answer"], c["answer"]):  # (L itself is 3.697)
         for shown in (typed(number), typed(number, 3)):
             assert shown.replace("-", "−") not in lab.inner_text()
-    q = question(page, "alive-predict-a")
-    expect(q.get_by_label("Your answer")).to_be_visible()
-    expect(q.locator(".course-feedback")).to_be_empty()
-    assert typed(a["answer"], 3) not in q.inner_text()
-    expect(question(page, "alive-c-grad")).to_be_hidden()  # locked until ∂L/∂a is answered
+    q = level.question("alive-predict-a")
+    expect(q.field).to_be_visible()
+    expect(q.feedback).to_be_empty()
+    assert typed(a["answer"], 3) not in q.root.inner_text()
+    q_c = level.question("alive-c-grad")
+    expect(q_c.root).to_be_hidden()  # locked until ∂L/∂a is answered
 
     # each known slip gets its own reply, computed from the engine's numbers
     b = POINT["b"]
     upstream = math.tanh(0.5)  # what reaches a·b from L: 1 through the sum, tanh(c) at the product
     for wrong, says in ((b, "the local factor at a·b alone"), (upstream, "one step to go"),
                         (upstream * POINT["a"], "a's own value"), (-a["answer"], "wrong sign")):
-        feedback = answer(page, "alive-predict-a", typed(wrong))
+        feedback = q.answer(typed(wrong))
         expect(feedback).to_have_attribute("data-state", "wrong")
         expect(feedback).to_contain_text(says)
         expect(feedback).to_contain_text(slip("alive-predict-a", wrong))
     # any other wrong number gets where to look, not a guess
-    expect(answer(page, "alive-predict-a", "5")).to_contain_text("walk back to a")
+    expect(q.answer("5")).to_contain_text("walk back to a")
     expect(lab.locator("table")).to_be_hidden()
 
-    expect(answer(page, "alive-predict-a", typed(a["answer"], 3))).to_contain_text(f"Right: {typed(a['answer']).replace('-', '−')}")
-    expect(q.locator(".course-feedback")).to_contain_text("0.4621 × 1 × (−4)")
+    expect(q.answer(typed(a["answer"], 3))).to_contain_text(f"Right: {typed(a['answer']).replace('-', '−')}")
+    expect(q.feedback).to_contain_text("0.4621 × 1 × (−4)")
     expect(lab.locator("table")).to_be_hidden()  # one prediction to go
-    q_c = question(page, "alive-c-grad")
-    expect(q_c).to_be_visible()
-    feedback = answer(page, "alive-c-grad", typed(8 * math.tanh(0.5)))  # (a·b + b²)·tanh(c), which is L
+    expect(q_c.root).to_be_visible()
+    feedback = q_c.answer(typed(8 * math.tanh(0.5)))  # (a·b + b²)·tanh(c), which is L
     expect(feedback).to_contain_text("tanh(c) itself in place of its slope")
-    expect(answer(page, "alive-c-grad", typed(c["answer"]))).to_contain_text("Right")
+    expect(q_c.answer(typed(c["answer"]))).to_contain_text("Right")
 
     # answered: the lab shows every gradient, the engine's
     expect(lab.locator("table")).to_be_visible()
@@ -89,35 +89,27 @@ def test_predict_then_check_keeps_the_numbers_back_until_answered(sized, site):
     expect(lab.locator("table")).to_contain_text(f"{c['answer']:.5f}")
     expect(lab.get_by_role("button", name="Step backward")).to_be_enabled()
     page.reload()
-    expect(question(page, "alive-predict-a").locator(".course-feedback")).to_contain_text("Right")
+    expect(q.feedback).to_contain_text("Right")
     expect(page.locator(".course-lab[data-lab='expression'] table")).to_be_visible()
 
 
-def _flat_task(page):
-    task = question(page, "alive-flat-a")
-    field = task.get_by_label("Your expression L")
-    feedback = task.locator(".course-feedback")
-
-    def check(source):
-        field.fill(source)
-        field.press("Enter")  # keyboard only: Enter in the field checks
-        expect(feedback).not_to_be_empty()
-        expect(feedback).not_to_contain_text("Checking once Python")
-        return feedback
-    return task, check
+def predict_both(level):
+    """The two predictions the flat-spot task is locked behind, answered right."""
+    for qid, wrt in (("alive-predict-a", "a"), ("alive-c-grad", "c")):
+        expect(level.question(qid).answer(typed(START[wrt]["answer"]))).to_contain_text("Right")
 
 
 def test_make_the_gradient_vanish(sized, site):
     page = sized
-    page.goto(f"{site}/alive/")
-    status = page.locator(".course-level__status")
+    level = Level(page, site, "alive").open(python=False)
+    status = level.status
     expect(status).to_contain_text("0 of 4")
-    expect(question(page, "alive-flat-a")).to_be_hidden()  # locked behind the predictions
-    for qid, wrt in (("alive-predict-a", "a"), ("alive-c-grad", "c")):
-        expect(answer(page, qid, typed(START[wrt]["answer"]))).to_contain_text("Right")
+    flat = level.question("alive-flat-a")
+    expect(flat.root).to_be_hidden()  # locked behind the predictions
+    predict_both(level)
     expect(status).to_contain_text("2 of 4")
-    wait_for_python(page)
-    task, check = _flat_task(page)
+    level.python_ready()
+    task, check = flat.root, flat.check_expression  # keyboard only: Enter in the field checks
     expect(task).to_be_visible()
     expect(task.get_by_role("button", name="Check expression")).to_be_visible()
 
@@ -164,28 +156,28 @@ def test_make_the_gradient_vanish(sized, site):
     expect(feedback).to_contain_text("∂L/∂a = 0 ✓ at a = 2, b = −4: a's uses send back 4 through a·a and −4 through 4·a")
     expect(task).to_have_class(re.compile("is-solved"))
     expect(status).to_contain_text("3 of 4")
-    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "3 of 3 stars")
+    expect(level.question("review-step").answer("1.7")).to_contain_text("Right")
+    expect(level.stars).to_have_attribute("aria-label", "3 of 3 stars")
     page.reload()
-    expect(question(page, "alive-flat-a").locator(".course-feedback")).to_contain_text("∂L/∂a = 0 ✓ for a*a - 4*a")
+    expect(flat.feedback).to_contain_text("∂L/∂a = 0 ✓ for a*a - 4*a")
 
 
 def test_an_example_counts_as_shown_and_a_flat_point_of_a_square_passes(page, site):
-    page.goto(f"{site}/alive/")
-    for qid, wrt in (("alive-predict-a", "a"), ("alive-c-grad", "c")):
-        expect(answer(page, qid, typed(START[wrt]["answer"]))).to_contain_text("Right")
-    wait_for_python(page)
-    task, check = _flat_task(page)
+    level = Level(page, site, "alive").open(python=False)
+    predict_both(level)
+    level.python_ready()
+    flat = level.question("alive-flat-a")
+    task, check = flat.root, flat.check_expression
     task.get_by_role("button", name="Show an example").click()
     confirm(page, "Show an example")
     example = task.get_attribute("data-example")
     assert gradient_facts(example, POINT, "a")["grad"] == 0
-    expect(task.locator(".course-feedback")).to_contain_text(f"An example: {example}. ∂L/∂a = 0 ✓")
+    expect(flat.feedback).to_contain_text(f"An example: {example}. ∂L/∂a = 0 ✓")
     expect(task.get_by_label("Your expression L")).to_have_value(example)
     for source in ("(a - 2)**2 * b", "relu(a - 10) + (a-2)**3"):
         facts = gradient_facts(source, POINT, "a")
         assert facts["grad"] == 0 and facts["varies"], source
         expect(check(source)).to_have_attribute("data-state", "right")
-    expect(answer(page, "review-step", "1.7")).to_contain_text("Right")
+    expect(level.question("review-step").answer("1.7")).to_contain_text("Right")
     # an example shown: the level clears, with a star fewer
-    expect(page.locator(".course-level .course-stars")).to_have_attribute("aria-label", "2 of 3 stars")
+    expect(level.stars).to_have_attribute("aria-label", "2 of 3 stars")

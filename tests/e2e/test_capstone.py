@@ -22,7 +22,7 @@ PIECES = [(p["exercise"], p["page"]) for p in capstone_pieces(catalog.load_all()
 
 
 def open_with_solved(page, site, codes, passed=True, **fields):
-    """The capstone, after solving these exercises: each marked solved on its level with
+    """The capstone lab, after solving these exercises: each marked solved on its level with
     the code that passed its Check (unless `passed` is false, as progress saved before
     that was kept), and the same code last saved in its editor."""
     levels = {}
@@ -30,17 +30,16 @@ def open_with_solved(page, site, codes, passed=True, **fields):
         if exercise in codes:
             item = {"solved": True, "passed": codes[exercise], "passedAt": 1} if passed else {"solved": True}
             levels.setdefault(level, {"items": {}})["items"][exercise] = item
-    Level(page, site, "capstone").open(progress(levels, codes, **fields))
+    return Level(page, site, "capstone").open(progress(levels, codes, **fields)).lab("capstone")
 
 
 def solution(exercise):
     return catalog.load(exercise).solution
 
 
-def train(page, done="Trained on your engine"):
-    lab = page.locator(".course-lab[data-lab='capstone']")
-    lab.get_by_role("button", name="Train your engine (60 steps)").click()
-    expect(lab.locator(".course-lab__status").first).to_contain_text(done, timeout=120_000)
+def train(lab, done="Trained on your engine"):
+    lab.button("Train your engine (60 steps)").click()
+    expect(lab.status.first).to_contain_text(done, timeout=120_000)
     expect(lab.locator(".course-capstone__verdict p").first).to_be_visible(timeout=30_000)
     return lab
 
@@ -57,8 +56,7 @@ def losses(status):
 
 def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, site):
     """Every piece is the reference's: the verdict says so, not that "your engine" matched."""
-    open_with_solved(page, site, {})
-    lab = train(page, done="Trained on the reference's pieces alone (none is yours yet)")
+    lab = train(open_with_solved(page, site, {}), done="Trained on the reference's pieces alone (none is yours yet)")
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "reference")
     expect(verdict).to_contain_text("None of these pieces is yours yet")
@@ -66,11 +64,10 @@ def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, si
 
 
 def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, site):
-    open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
-    lab = page.locator(".course-lab[data-lab='capstone']")
+    lab = open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(len(PIECES))
-    lab = train(page)
-    status = lab.locator(".course-lab__status").first.inner_text()
+    train(lab)
+    status = lab.status.first.inner_text()
     (first, last), (ref_first, ref_last) = losses(status)
     assert last < first / 10 and ref_last < ref_first / 10, status  # the loss falls
     expect(lab.locator(".course-capstone__verdict")).to_have_attribute("data-state", "same")
@@ -90,20 +87,18 @@ def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, sit
     """The capstone runs the learner's saved code in the lab interpreter; the page ends
     that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
     the code reaches no later lab."""
-    open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
-    train(page)
+    train(open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES}))
     assert page.evaluate("window.__coursePython.lab") is None
 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["mul-backward"] = mistake("mul-backward", "grad-for-data")
-    open_with_solved(page, site, codes)
-    lab = train(page)
+    lab = train(open_with_solved(page, site, codes))
     # the reference learns on its own path; the broken engine does not
-    (first, last), (ref_first, ref_last) = losses(lab.locator(".course-lab__status").first.inner_text())
+    (first, last), (ref_first, ref_last) = losses(lab.status.first.inner_text())
     assert ref_last < ref_first / 10 and last > first * 0.9, (first, last, ref_first, ref_last)
-    expect(lab.locator(".course-lab__status").first).to_contain_text("(it did not learn)")
+    expect(lab.status.first).to_contain_text("(it did not learn)")
     page.screenshot(path=str(ROOT / "screenshots" / "capstone-broken-mul.png"), full_page=True)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "differs")
@@ -125,14 +120,13 @@ def test_a_reset_after_solving_trains_on_the_code_that_passed_last(page, site):
     expect(mul.replace_code(again).check()).to_have_attribute("data-state", "passed")
     mul.reset()
     expect(mul.editor).to_contain_text(BLANK)
-    Level(page, site, "capstone").open()
-    lab = page.locator(".course-lab[data-lab='capstone']")
+    lab = Level(page, site, "capstone").open().lab("capstone")
     expect(lab.locator("tbody tr").filter(has_text="multiplication")).to_contain_text("yours")
-    lab = train(page)
+    train(lab)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
     expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
-    lab.get_by_role("button", name="Show my engine").click()
+    lab.button("Show my engine").click()
     expect(lab.locator("pre.course-capstone__engine")).to_contain_text("out.grad * other.data  # passed last")
 
 
@@ -142,26 +136,24 @@ def test_progress_saved_before_passes_were_kept_names_the_exercise_to_check_agai
     reference's piece trains in its place."""
     starter = (ROOT / "exercises" / "mul-backward" / "starter.py").read_text()
     codes = {"mul-backward": starter, "sub-backward": solution("sub-backward")}
-    open_with_solved(page, site, codes, passed=False, version=STORAGE["migrates_from"][0])
+    lab = open_with_solved(page, site, codes, passed=False, version=STORAGE["migrates_from"][0])
     expect(page.locator(".course-notices")).to_have_count(0)  # it loads as it is, no reset
-    lab = page.locator(".course-lab[data-lab='capstone']")
     note = lab.locator(".course-capstone__recheck")
     expect(note).to_contain_text(f"You solved this exercise, but the code saved there still has blanks ({BLANK})")
     expect(note.get_by_role("link", name="multiplication (__mul__)")).to_have_attribute("href", "../autograd/#ex-mul-backward")
     expect(lab.locator("tbody tr").filter(has_text="multiplication")).to_contain_text("reference: check again")
     expect(lab.locator("tbody tr").filter(has_text="subtraction")).to_contain_text("yours")
-    lab = train(page)
+    train(lab)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
     expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
 
 
 def test_pieces_not_solved_come_from_the_reference(page, site):
-    open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
-    lab = page.locator(".course-lab[data-lab='capstone']")
+    lab = open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
-    train(page)
+    train(lab)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
     expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference "
@@ -173,14 +165,13 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
 @pytest.mark.parametrize("size", SIZES)
 def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page, site, size):
     page.set_viewport_size(SIZES[size])
-    open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
-    lab = page.locator(".course-lab[data-lab='capstone']")
+    lab = open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     # the pieces table is a Material table: its wrappers, no class of its own
     expect(lab.locator(".md-typeset__scrollwrap > .md-typeset__table > table:not([class])")).to_have_count(1)
     plot = lab.locator(".course-lossplot")
     expect(plot).to_be_hidden()  # no empty box before training
     expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
-    lab = train(page)
+    train(lab)
     expect(plot).to_be_visible()
     expect(plot.locator(".uplot canvas")).to_have_count(1)
     expect(plot.locator(".course-lossplot__x")).to_have_text("step")
@@ -201,8 +192,7 @@ def test_green_only_when_every_piece_matches(page, site):
     and still the verdict is no green box: the piece that differs is named."""
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["tanh-backward"] = mistake("tanh-backward", "assigns")
-    open_with_solved(page, site, codes)
-    lab = train(page)
+    lab = train(open_with_solved(page, site, codes))
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "differs")
     expect(verdict.locator("p").first).to_have_text(
@@ -215,9 +205,8 @@ def test_green_only_when_every_piece_matches(page, site):
 def test_a_syntax_error_names_the_piece_and_marks_its_row(page, site):
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["sub-backward"] = "class Value:\n    def __sub__(self, other:\n"
-    open_with_solved(page, site, codes)
-    lab = train(page, done="Training stopped")
-    expect(lab.locator(".course-lab__status").first).to_have_text(
+    lab = train(open_with_solved(page, site, codes), done="Training stopped")
+    expect(lab.status.first).to_have_text(
         "Training stopped: your saved code for subtraction (__sub__): your saved code does not parse (line 2: '(' was never closed).")
     row = lab.locator("tbody tr[data-state='wrong']")
     expect(row).to_have_count(1)
@@ -232,16 +221,15 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(page, site, size, t
     codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
     codes["mul-backward"] = codes["mul-backward"].replace(
         "self.grad += other.data * out.grad", "self.grad += other.data * out.grad  # mine")
-    open_with_solved(page, site, codes)
-    lab = page.locator(".course-lab[data-lab='capstone']")
-    show = lab.get_by_role("button", name="Show my engine")
+    lab = open_with_solved(page, site, codes)
+    show = lab.button("Show my engine")
     show.click()
     listing = lab.locator("pre.course-capstone__engine")
     expect(listing).to_be_visible(timeout=30_000)
-    expect(lab.get_by_role("button", name="Hide my engine")).to_have_attribute("aria-expanded", "true")
+    expect(lab.button("Hide my engine")).to_have_attribute("aria-expanded", "true")
     expect(listing).to_contain_text("self.grad += other.data * out.grad  # mine")
     with page.expect_download() as info:
-        lab.get_by_role("button", name="Download engine.py").click()
+        lab.button("Download engine.py").click()
     download = info.value
     assert download.suggested_filename == "engine.py"
     path = tmp_path / "engine.py"

@@ -9,8 +9,9 @@ from playwright.sync_api import expect
 from grader import catalog
 
 from .conftest import wait_until
-from .helpers import LEVEL, SIZES, check, confirm, exercise, fill_blanks, open_level, replace_code
-from .saved import progress, seed_progress, solved
+from .helpers import SIZES, confirm
+from .pages import Level
+from .saved import progress, solved
 
 SLOT = "mul-backward"
 SUGGESTIONS = ".cm-tooltip-autocomplete"
@@ -20,18 +21,15 @@ SOLUTION = catalog.load(SLOT).solution
 def open_mul(page, site, python=False):
     """The level with what opens the mul-backward exercise answered (each locked section
     around it opens once the item it names is solved), so the exercise is on screen."""
-    page.goto(site + LEVEL)
-    after = exercise(page, SLOT).evaluate(
+    level = Level(page, site, "autograd").open(python=False)
+    after = level.exercise(SLOT).root.evaluate(
         "e => { const ids = []; for (let s = e.closest('.course-locked'); s; s = s.parentElement.closest('.course-locked'))"
         " ids.push(s.dataset.after); return ids; }")
-    seed_progress(page, progress({"autograd": solved(*after)}))
-    if python:
-        open_level(page, site)
-    else:
-        page.goto(site + LEVEL)
-    ex = exercise(page, SLOT)
-    expect(ex).to_be_visible()
-    expect(ex.locator(".cm-content")).to_have_count(1)  # built: the buttons below it have settled
+    ex = level.open(progress({"autograd": solved(*after)}), python=python).exercise(SLOT)
+    expect(ex.root).to_be_visible()
+    # built: the buttons below it have settled (CodeMirror loads while Python boots: on a busy
+    # machine that takes more than expect's default 5 s)
+    expect(ex.editor).to_have_count(1, timeout=20_000)
     return ex
 
 
@@ -43,14 +41,14 @@ def sized(request, page):
 
 def code(ex):
     """The text of the editor's drawn lines (CodeMirror draws only those near the view)."""
-    return ex.locator(".cm-content").evaluate("c => [...c.querySelectorAll('.cm-line')].map(l => l.textContent).join('\\n')")
+    return ex.editor.evaluate("c => [...c.querySelectorAll('.cm-line')].map(l => l.textContent).join('\\n')")
 
 
 def suggest(page, ex):
     """Type over the blank so the line ends in a name: the suggestion list opens."""
-    fill_blanks(page, ex, "other.data * out.grad")
+    ex.fill_blanks("other.data * out.grad")
     page.keyboard.type(" / h")
-    expect(ex.locator(SUGGESTIONS)).to_be_visible()
+    expect(ex.root.locator(SUGGESTIONS)).to_be_visible()
 
 
 def test_esc_then_tab_leaves_even_when_esc_closes_the_suggestions(sized, site):
@@ -59,9 +57,9 @@ def test_esc_then_tab_leaves_even_when_esc_closes_the_suggestions(sized, site):
     suggest(page, ex)
     before = code(ex)
     page.keyboard.press("Escape")  # closes the list, and arms "Tab leaves" all the same
-    expect(ex.locator(SUGGESTIONS)).to_have_count(0)
+    expect(ex.root.locator(SUGGESTIONS)).to_have_count(0)
     page.keyboard.press("Tab")
-    expect(ex.get_by_role("button", name="Run")).to_be_focused()
+    expect(ex.button("Run", exact=False)).to_be_focused()
     assert code(ex) == before  # no indent typed
 
 
@@ -71,26 +69,23 @@ def test_ctrl_enter_closes_the_suggestions_then_esc_tab_leaves(sized, site):
     suggest(page, ex)
     before = code(ex)
     page.keyboard.press("Control+Enter")
-    expect(ex.locator(SUGGESTIONS)).to_have_count(0)
-    result = ex.locator(".course-result")
-    expect(result).to_have_attribute("data-state", "failed", timeout=30_000)  # checked: h is no name
-    expect(ex.locator(".cm-content")).to_be_focused()
+    expect(ex.root.locator(SUGGESTIONS)).to_have_count(0)
+    expect(ex.result).to_have_attribute("data-state", "failed", timeout=30_000)  # checked: h is no name
+    expect(ex.editor).to_be_focused()
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
-    expect(ex.get_by_role("button", name="Run", exact=True)).to_be_focused()
+    expect(ex.button("Run")).to_be_focused()
     assert code(ex) == before
 
 
 def test_focus_follows_dialogs_and_what_they_show(sized, site):
     page = sized
     ex = open_mul(page, site)
-    show = ex.get_by_role("button", name="Show answer")
+    show = ex.button("Show answer")
     show.click()
     confirm(page, "Cancel")
     expect(show).to_be_focused()  # back to the button that opened the dialog
-    show.click()
-    confirm(page, "Show the answer")
-    answer = ex.locator(".course-answer")
+    answer = ex.show_answer()
     expect(answer).to_be_visible()
     expect(answer).to_be_focused()  # not <body>: the learner reads on from the answer
     expect(answer).to_have_attribute("aria-label", "The answer, read-only")
@@ -100,14 +95,14 @@ def test_focus_follows_dialogs_and_what_they_show(sized, site):
 def test_hint_button_says_what_the_next_press_does_and_last_hint_takes_focus(sized, site):
     page = sized
     ex = open_mul(page, site)
-    hints = ex.get_by_role("list", name="Hints").locator("li")
-    ex.get_by_role("button", name="Hint", exact=True).click()
+    hints = ex.hints
+    ex.button("Hint").click()
     expect(hints).to_have_count(1)
-    next_hint = ex.get_by_role("button", name="Next hint (2 of 3)")
+    next_hint = ex.button("Next hint (2 of 3)")
     expect(next_hint).to_be_focused()  # focus stays on the button while there are more
     next_hint.click()
     expect(hints).to_have_count(2)
-    last = ex.get_by_role("button", name="Next hint (3 of 3)")
+    last = ex.button("Next hint (3 of 3)")
     last.click()
     confirm(page, "Cancel")
     expect(last).to_be_focused()
@@ -116,35 +111,33 @@ def test_hint_button_says_what_the_next_press_does_and_last_hint_takes_focus(siz
     confirm(page, "Show the last hint")
     expect(hints).to_have_count(3)
     expect(hints.nth(2)).to_be_focused()  # the button is disabled now: focus moves on to the new hint
-    expect(ex.get_by_role("button", name="No more hints")).to_be_disabled()
+    expect(ex.button("No more hints")).to_be_disabled()
 
 
 def test_hints_render_emphasis_as_text(sized, site):
     page = sized
     ex = open_mul(page, site)
-    ex.get_by_role("button", name="Hint", exact=True).click()
-    first = ex.get_by_role("list", name="Hints").locator("li").first
+    ex.button("Hint").click()
+    first = ex.hints.first
     expect(first).to_contain_text("gets the other input times")
     expect(first.locator("em")).to_have_text("other")
     expect(first).not_to_contain_text("*")
-    ex.get_by_role("button", name="Next hint (2 of 3)").click()
-    second = ex.get_by_role("list", name="Hints").locator("li").nth(1)
+    ex.button("Next hint (2 of 3)").click()
+    second = ex.hints.nth(1)
     expect(second.locator("code").first).to_have_text("out")
     expect(second).not_to_contain_text("`")
 
 
 def test_known_mistake_renders_emphasis_and_code_as_text(page, site):
     ex = open_mul(page, site, python=True)
-    fill_blanks(page, ex, "self.data * out.grad", "other.data * out.grad")
-    result = check(ex)
+    result = ex.fill_blanks("self.data * out.grad", "other.data * out.grad").check()
     diagnosis = result.locator(".course-result__diagnosis")
     expect(diagnosis).to_contain_text("each input of a product gets the other input's data")
     expect(diagnosis.locator("em")).to_have_text("other")
     expect(diagnosis).not_to_contain_text("*")
     # a message with `code` in it: assigning where the rule adds
-    replace_code(page, ex, SOLUTION.replace("self.grad += other.data", "self.grad = other.data")
-                 .replace("other.grad += self.data", "other.grad = self.data"))
-    result = check(ex)
+    result = ex.replace_code(SOLUTION.replace("self.grad += other.data", "self.grad = other.data")
+                             .replace("other.grad += self.data", "other.grad = self.data")).check()
     diagnosis = result.locator(".course-result__diagnosis")
     expect(diagnosis.locator("code")).to_have_text(["=", "+="])
     expect(diagnosis).not_to_contain_text("`")
@@ -161,29 +154,29 @@ def selected(page):
 def test_arriving_by_tab_selects_the_first_blank_once(sized, site):
     page = sized
     ex = open_mul(page, site)
-    editor = ex.locator(".cm-content")
-    run = ex.get_by_role("button", name="Run")
+    editor = ex.editor
+    run = ex.button("Run", exact=False)  # Python may still be loading
     run.focus()
     page.keyboard.press("Shift+Tab")  # into the editor from the keyboard
     expect(editor).to_be_focused()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
-    expect(ex.locator(".cm-blank").first).to_be_in_viewport()
+    expect(ex.root.locator(".cm-blank").first).to_be_in_viewport()
     # in the middle of the screen, with the lines around it, not at an edge
     wait_until(page, """(() => { const r = document.querySelector('.cm-focused .cm-blank').getBoundingClientRect();
         const mid = (r.top + r.bottom) / 2; return mid > innerHeight * 0.25 && mid < innerHeight * 0.75; })()""", timeout=5_000)
     page.keyboard.type("other.data * out.grad")  # typing replaces the blank
     expect(editor).to_contain_text("self.grad += other.data * out.grad")
-    expect(ex.locator(".cm-blank")).to_have_count(1)  # the second blank, still to fill
+    expect(ex.root.locator(".cm-blank")).to_have_count(1)  # the second blank, still to fill
 
 
 def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
     ex = open_mul(page, site)
-    editor = ex.locator(".cm-content")
-    run = ex.get_by_role("button", name="Run")
+    editor = ex.editor
+    run = ex.button("Run", exact=False)  # Python may still be loading
     # a click puts the cursor where it lands, even right after a Tab elsewhere
     run.focus()
     page.keyboard.press("Tab")
-    editor.locator(".cm-line").first.click()
+    ex.lines.first.click()
     page.wait_for_timeout(300)  # NOTHING_SELECTED
     assert selected(page) == ""
     line = page.evaluate("(n => (n.nodeType === 1 ? n : n.parentElement).closest('.cm-line').textContent)(getSelection().anchorNode)")
@@ -197,21 +190,21 @@ def test_later_focus_and_mouse_clicks_keep_the_cursor(page, site):
     page.wait_for_timeout(300)  # NOTHING_SELECTED
     assert selected(page) == ""
     # another editor's first arrival by Tab still selects its own blank
-    other = exercise(page, "quiz-sub-backward")
-    other.get_by_role("button", name="Run").focus()
+    other = Level(page, site, "autograd").exercise("quiz-sub-backward")
+    other.button("Run", exact=False).focus()
     page.keyboard.press("Shift+Tab")
-    expect(other.locator(".cm-content")).to_be_focused()
+    expect(other.editor).to_be_focused()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
 
 
 def test_a_click_on_a_blank_selects_it_and_typing_replaces_it(sized, site):
     page = sized
     ex = open_mul(page, site)
-    ex.locator(".cm-blank").first.click()
+    ex.root.locator(".cm-blank").first.click()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
     page.keyboard.type("other.data * out.grad")
-    expect(ex.locator(".cm-content")).to_contain_text("self.grad += other.data * out.grad")
-    expect(ex.locator(".cm-blank")).to_have_count(1)  # the second blank, still to fill
+    expect(ex.editor).to_contain_text("self.grad += other.data * out.grad")
+    expect(ex.root.locator(".cm-blank")).to_have_count(1)  # the second blank, still to fill
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -220,31 +213,32 @@ def test_a_tap_on_a_blank_selects_it_on_a_phone(browser, site, scheme):
                                   service_workers="block")
     page = context.new_page()
     ex = open_mul(page, site)
-    ex.locator(".cm-blank").first.scroll_into_view_if_needed()
-    ex.locator(".cm-blank").first.tap()
+    blank = ex.root.locator(".cm-blank").first
+    blank.scroll_into_view_if_needed()
+    blank.tap()
     wait_until(page, "String(getSelection()) === '____'", timeout=5_000)
     page.keyboard.type("other.data * out.grad")
-    expect(ex.locator(".cm-content")).to_contain_text("self.grad += other.data * out.grad")
-    expect(ex.locator(".course-keys")).to_be_hidden()  # the keys line means nothing on a touch screen
+    expect(ex.editor).to_contain_text("self.grad += other.data * out.grad")
+    expect(ex.root.locator(".course-keys")).to_be_hidden()  # the keys line means nothing on a touch screen
     context.close()
 
 
 def test_a_partly_typed_blank_is_named_in_plain_words(page, site):
     """A cursor inside ____ (before this fix, any click) leaves `__x__` around the answer."""
     ex = open_mul(page, site, python=True)
-    replace_code(page, ex, SOLUTION.replace("self.grad += other.data * out.grad", "self.grad += __other.data * out.grad__"))
-    result = check(ex)
+    result = ex.replace_code(SOLUTION.replace("self.grad += other.data * out.grad",
+                                              "self.grad += __other.data * out.grad__")).check()
     expect(result.locator(".course-result__headline")).to_contain_text("A blank is still there")
 
 
 def test_keys_help_is_one_line_shown_on_first_focus_and_the_rest_in_the_dialog(page, site):
     ex = open_mul(page, site)
-    keys = ex.locator(".course-keys")
+    keys = ex.root.locator(".course-keys")
     expect(keys).to_be_hidden()
-    ex.locator(".cm-line").first.click()
+    ex.lines.first.click()
     expect(keys).to_be_visible()
     assert keys.evaluate("k => k.getBoundingClientRect().height") < 30  # one line at 1280 px
-    expect(ex.locator(".cm-content")).to_have_attribute("aria-describedby", keys.get_attribute("id"))
+    expect(ex.editor).to_have_attribute("aria-describedby", keys.get_attribute("id"))
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     page.keyboard.press("?")
@@ -257,11 +251,12 @@ def test_long_lines_wrap_with_their_indentation(sized, site):
     page = sized
     ex = open_mul(page, site)
     long_line = "self.grad += other.data * out.grad  # " + "a long comment " * 12
-    ex.locator(".cm-blank").first.click()
+    ex.root.locator(".cm-blank").first.click()
     page.keyboard.type(long_line.removeprefix("self.grad += "))
-    scroller = ex.locator(".cm-scroller")
+    scroller = ex.root.locator(".cm-scroller")
     assert scroller.evaluate("s => s.scrollWidth <= s.clientWidth + 1")  # nothing cut off sideways
-    rows = ex.locator(".cm-line", has_text="a long comment").evaluate("""l => {
+    line = ex.lines.filter(has_text="a long comment")
+    rows = line.evaluate("""l => {
         const range = document.createRange(); range.selectNodeContents(l);
         const rects = [...range.getClientRects()].filter(r => r.width > 0);
         const tops = [...new Set(rects.map(r => Math.round(r.top)))];
@@ -269,7 +264,7 @@ def test_long_lines_wrap_with_their_indentation(sized, site):
         return { rows: tops.length, first: left(tops[0]), second: left(tops[1]) }; }""")
     assert rows["rows"] >= 2
     # the second row starts under the first row's first character (its indentation), not at the margin
-    first_char = ex.locator(".cm-line", has_text="a long comment").evaluate("""l => {
+    first_char = line.evaluate("""l => {
         const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT); let node;
         while ((node = walker.nextNode())) { const i = node.data.search(/\\S/); if (i >= 0) {
           const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect().left; } }
@@ -281,8 +276,8 @@ def test_a_hint_that_cannot_load_says_so_and_the_next_press_gets_it(sized, site)
     page = sized
     page.route("**/mul-backward.json", lambda route: route.abort())
     ex = open_mul(page, site)
-    ex.get_by_role("button", name="Hint", exact=True).click()
-    expect(ex.locator(".course-result")).to_contain_text("The hints could not be loaded")
+    ex.button("Hint").click()
+    expect(ex.result).to_contain_text("The hints could not be loaded")
     page.unroute("**/mul-backward.json")
-    ex.get_by_role("button", name="Hint", exact=True).click()
-    expect(ex.get_by_role("list", name="Hints").locator("li")).to_have_count(1)
+    ex.button("Hint").click()
+    expect(ex.hints).to_have_count(1)

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from engine import Value
 
-from .helpers import answer
+from .pages import Level
 
 
 def square(a):
@@ -17,14 +17,14 @@ def square(a):
 
 
 def test_a_small_nudge_matches_the_prediction_and_a_big_one_does_not(page, site):
-    page.goto(f"{site}/chain-rule/")
+    level = Level(page, site, "chain-rule").open(python=False)
     for qid, right in (("pesos", "6"), ("dl-dd-square", "8"), ("dl-da-square", "−24")):
-        expect(answer(page, qid, right)).to_contain_text("Right")
-    lab = page.locator(".course-lab[data-lab='expression']")
-    status = lab.locator(".course-lab__status")
-    slider = lab.get_by_label("Input a")
+        expect(level.question(qid).answer(right)).to_contain_text("Right")
+    lab = level.lab("expression")
+    status = lab.status
+    slider = lab.field("Input a")
     # the prediction first: L + ∂L/∂a × 0.01
-    expect(answer(page, "predict-small-nudge", "15.76")).to_contain_text("Right")
+    expect(level.question("predict-small-nudge").answer("15.76")).to_contain_text("Right")
     slider.focus()
     page.keyboard.press("ArrowRight")  # "press → once"
     expect(slider).to_have_value("2.01")
@@ -36,6 +36,7 @@ def test_a_small_nudge_matches_the_prediction_and_a_big_one_does_not(page, site)
     big, slope = square(3.0)
     expect(status).to_contain_text(f"= {big:g}")
     expect(lab.locator("table")).to_contain_text(f"{slope:.5f}".replace("-", "−"))
-    expect(answer(page, "predict-big-nudge", "-8")).to_contain_text("the straight-line prediction")
-    expect(answer(page, "predict-big-nudge", f"{big:g}")).to_contain_text("Right")
+    big_nudge = level.question("predict-big-nudge")
+    expect(big_nudge.answer("-8")).to_contain_text("the straight-line prediction")
+    expect(big_nudge.answer(f"{big:g}")).to_contain_text("Right")
     expect(page.locator("article")).to_contain_text("The prediction is off by 9")

@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 
 from labs.expression import expression_graph
 
-from .conftest import wait_for_python
-from .helpers import SIZES, answer, frames
+from .helpers import SIZES, frames
 from .pages import Level
 
 BOXES_OVERLAP = """(svg) => {
@@ -24,8 +23,7 @@ SMALLEST_TEXT = "(svg) => Math.min(...[...svg.querySelectorAll('text')].map((t) 
 
 
 def test_a_plus_a_draws_two_edges(page, site):
-    page.goto(f"{site}/accumulate/")
-    graph = page.locator(".course-lab[data-lab='expression'] svg.course-lab__graph")
+    graph = Level(page, site, "accumulate").open(python=False).lab("expression").locator("svg.course-lab__graph")
     expect(graph.locator("path.course-lab__edge")).to_have_count(2)
     d = graph.locator("path.course-lab__edge").evaluate_all("(ps) => ps.map((p) => p.getAttribute('d'))")
     assert d[0] != d[1]  # bent apart, both visible
@@ -33,12 +31,8 @@ def test_a_plus_a_draws_two_edges(page, site):
 
 
 def test_a_big_expression_has_no_overlapping_boxes(page, site):
-    page.goto(f"{site}/alive/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='expression']")
-    field = lab.get_by_label("Expression")
-    field.fill("((a*b + c).tanh() * a + (b*c).exp() - a/c + (a + b + c)**2).tanh() * (a*a + b*b + c*c).relu()")
-    lab.get_by_role("button", name="Draw graph").click()
+    lab = Level(page, site, "alive").open().lab("expression")
+    lab.draw("((a*b + c).tanh() * a + (b*c).exp() - a/c + (a + b + c)**2).tanh() * (a*a + b*b + c*c).relu()")
     graph = lab.locator("svg.course-lab__graph")
     expect(graph).to_have_attribute("aria-label", __import__("re").compile("relu"))
     assert graph.locator(".course-lab__node").count() >= 20
@@ -48,11 +42,11 @@ def test_a_big_expression_has_no_overlapping_boxes(page, site):
 def test_on_a_phone_graph_labels_stay_readable_and_the_graph_scrolls(browser, site):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"{site}/alive/")
-    graph = page.locator(".course-lab[data-lab='expression'] svg.course-lab__graph")
+    lab = Level(page, site, "alive").open(python=False).lab("expression")
+    graph = lab.locator("svg.course-lab__graph")
     expect(graph.locator(".course-lab__node").first).to_be_visible()
     assert graph.evaluate(SMALLEST_TEXT) >= 11
-    scroller = page.locator(".course-lab[data-lab='expression'] .course-lab__scroll")
+    scroller = lab.locator(".course-lab__scroll")
     assert scroller.evaluate("(s) => s.scrollWidth > s.clientWidth")  # wider than the phone: it scrolls
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")  # the page itself does not
     context.close()
@@ -61,25 +55,23 @@ def test_on_a_phone_graph_labels_stay_readable_and_the_graph_scrolls(browser, si
 def test_the_expression_field_is_wide_enough_for_an_expression(browser, site):
     for width in (1280, 390):
         context = browser.new_context(viewport={"width": width, "height": 844})
-        page = context.new_page()
-        page.goto(f"{site}/alive/")
-        field = page.locator(".course-lab[data-lab='expression']").get_by_label("Expression")
+        field = Level(context.new_page(), site, "alive").open(python=False).lab("expression").field("Expression")
         expect(field).to_be_visible()
         assert field.bounding_box()["width"] >= min(0.55 * width, 300), width  # was 80 px
         context.close()
 
 
 def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(page, site):
-    page.goto(f"{site}/alive/")
-    lab = page.locator(".course-lab[data-lab='expression']")
-    step = lab.get_by_role("button", name="Step backward")
+    level = Level(page, site, "alive").open(python=False)
+    lab = level.lab("expression")
+    step = lab.button("Step backward")
     expect(step).to_be_disabled()  # predict first: the questions below come before the gradients
     predict = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -4, "c": 0.5})["predict"]
-    expect(answer(page, "alive-predict-a", f"{predict['a']['answer']:.4f}")).to_contain_text("Right")
+    expect(level.question("alive-predict-a").answer(f"{predict['a']['answer']:.4f}")).to_contain_text("Right")
     expect(step).to_be_disabled()  # one prediction to go
-    expect(answer(page, "alive-c-grad", f"{predict['c']['answer']:.4f}")).to_contain_text("Right")
+    expect(level.question("alive-c-grad").answer(f"{predict['c']['answer']:.4f}")).to_contain_text("Right")
     expect(step).to_be_enabled()
-    status = lab.locator(".course-lab__status")
+    status = lab.status
     step.click()
     expect(status).to_contain_text("Backward starts at the output")
     visited = []
@@ -91,7 +83,7 @@ def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(pa
     # nodes come in topological order (each after its inputs): backward visits them in reverse
     assert visited == sorted(visited, reverse=True) and len(visited) >= 4
     expect(status).to_contain_text("every node has its gradient")
-    lab.get_by_role("button", name="Show every gradient").click()
+    lab.button("Show every gradient").click()
     expect(status).to_contain_text("= 3.697")
 
 
@@ -144,8 +136,7 @@ def test_every_graph_fits_its_box_or_says_that_it_scrolls(browser, site, size, s
 def test_on_a_phone_the_node_being_computed_stays_in_view(browser, site):
     context = browser.new_context(viewport=SIZES["phone"], service_workers="block")
     page = context.new_page()
-    page.goto(f"{site}/autograd/")
-    lab = page.locator(".course-lab[data-lab='level-graph']").first  # the level's first graph, L = (a·b + c)·k
+    lab = Level(page, site, "autograd").open(python=False).lab("level-graph")  # the level's first graph, L = (a·b + c)·k
     main = lab.locator(".course-lab__main")
     expect(main).to_be_visible()
     assert lab.locator(".course-lab__scroll").evaluate(FITS)["cue"]  # wider than a phone: it says so

@@ -16,7 +16,8 @@ from grader import catalog
 from tools.site_server import serve
 
 from .conftest import wait_for_python, wait_until
-from .helpers import SW_READY, answer, check, controlled_page, exercise, other_origin, replace_code
+from .helpers import SW_READY, controlled_page, other_origin
+from .pages import Level
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,12 +36,9 @@ def test_course_works_offline_after_one_visit(browser, own_site):
     _, url = own_site
     context, page = controlled_page(browser, url + "/autograd/")
     context.set_offline(True)
-    page.goto(url + "/accumulate/")  # never visited, Python loads from the cache
-    wait_for_python(page)
-    expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
-    ex = exercise(page, "diamond")
-    replace_code(page, ex, catalog.load("diamond").solution)
-    expect(check(ex)).to_contain_text("Passed")
+    level = Level(page, url, "accumulate").open()  # never visited, Python loads from the cache
+    expect(level.question("diamond-grad").answer("2")).to_contain_text("Right")
+    expect(level.exercise("diamond").replace_code(catalog.load("diamond").solution).check()).to_contain_text("Passed")
     context.close()
 
 
@@ -61,6 +59,9 @@ def test_a_new_build_replaces_the_old_cache(browser, own_site):
     context.close()
 
 
+# The wasm's address, from the runtime's settings in the page (launch.js readConfig)
+WASM_URL = """(() => { const c = JSON.parse(document.querySelector('meta[name="course-runtime"]').content);
+    return new URL(c.pyodide, new URL(c.base, location.href)).href.replace(/pyodide\\.mjs$/, 'pyodide.asm.wasm'); })()"""
 POISON = """async ([path, body]) => {
     const [name] = (await caches.keys()).filter((n) => n.startsWith('byoa-') && n !== 'byoa-python-snapshot');
     const cache = await caches.open(name);
@@ -92,8 +93,7 @@ def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
     page.close()
     page = context.new_page()
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(url + "/autograd/")  # the repaired script works offline
-    wait_for_python(page)
+    Level(page, url, "autograd").open()  # the repaired script works offline
     ms, direct, digest = page.evaluate("""async (path) => {
         let started = performance.now();
         for (let i = 0; i < 5; i++) await (await fetch(path)).arrayBuffer();
@@ -106,7 +106,7 @@ def test_a_poisoned_cache_entry_is_never_served(browser, own_site):
         started = performance.now();
         for (let i = 0; i < 5; i++) await crypto.subtle.digest('SHA-256', body);
         return [served, direct, (performance.now() - started) / 5];
-    }""", page.evaluate("window.__coursePython.urls.pyodideUrl.replace(/pyodide\\.mjs$/, 'pyodide.asm.wasm')"))
+    }""", page.evaluate(WASM_URL))
     print(f"\nthe 9.6 MB wasm through the service worker (cache read + SHA-256 check): {ms:.0f} ms a serve; "
           f"the same cache read without the worker: {direct:.0f} ms; SHA-256 alone: {digest:.0f} ms")
     assert dialogs == []

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .conftest import wait_for_python, wait_until
+from .pages import Level
 
 PAGES = ["nudges", "chain-rule", "autograd", "accumulate", "more-ops", "alive", "train", "pytorch", "capstone"]
 
@@ -41,12 +41,12 @@ def numbers(text):
 
 @pytest.mark.parametrize("level", PAGES)
 def test_no_answer_is_on_screen_above_its_question(page, site, level):
-    page.goto(f"{site}/{level}/")
+    page_level = Level(page, site, level).open(python=False)
     if page.locator(".course-exercise, .course-lab").count():
-        wait_for_python(page)
-        wait_until(page, "document.querySelectorAll('.course-lab:not([data-mounted])').length === 0")
-        # No state to wait on: a lab says nothing when the worker's numbers replace the ones
-        # it was built with. Waiting lets more numbers onto the screen, never fewer.
+        page_level.python_ready().labs_mounted()
+        # Nothing must happen: no answer may show up above its question once the labs have
+        # their worker's numbers, and a lab says nothing when those replace the ones it was
+        # built with. Waiting lets more numbers onto the screen, never fewer.
         page.wait_for_timeout(1500)
     assert given_away(page.evaluate(OPEN_QUESTIONS)) == []
 
@@ -69,8 +69,7 @@ def test_read_with_no_javascript_no_answer_is_above_its_question(browser, site, 
     """With scripts off every section shows (the page reads as a text): still no answer
     stands above the question that asks for it."""
     context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto(f"{site}/{level}/")
+    page = Level(context.new_page(), site, level).open(python=False).page
     assert page.locator(".course-locked").count() == 0 or page.locator(".course-locked > *").first.is_visible()
     assert given_away(page.evaluate(OPEN_QUESTIONS)) == []
     context.close()
@@ -82,7 +81,7 @@ def test_before_the_scripts_have_run_no_locked_part_shows(browser, site):
     context = browser.new_context()
     page = context.new_page()
     page.route(re.compile(r"/assets/course/course\.[^/]*\.js$"), lambda route: route.abort())
-    page.goto(f"{site}/autograd/")
+    Level(page, site, "autograd").open(python=False)
     assert page.locator(".course-locked").count() > 3
     shown = page.evaluate("[...document.querySelectorAll('.course-locked > *, .course-recap > *')]"
                           ".filter((n) => n.checkVisibility()).map((n) => n.textContent.slice(0, 60))")

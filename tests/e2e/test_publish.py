@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from tools.site_server import serve
 
-from .helpers import answer, controlled_page
+from .helpers import controlled_page
+from .pages import Question
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNT = "/course/"
@@ -50,7 +51,7 @@ def test_the_404_page_works_at_any_depth(page, published):
 def test_a_level_works_under_the_sub_path(browser, published):
     _, url = published
     context, page = controlled_page(browser, url + "accumulate/")
-    expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
+    expect(Question(page, "diamond-grad").answer("2")).to_contain_text("Right")
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)") == MOUNT
     context.close()
 

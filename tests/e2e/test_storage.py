@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python
-from .helpers import LEVEL, SIZES, answer, confirm, question, reloading
+from .helpers import LEVEL, SIZES, confirm, reloading
+from .pages import Level
 from .saved import KEY, progress, saved_progress, seed_progress, solved, write_progress
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,31 +22,30 @@ def test_storage_disabled_leaves_the_site_working(browser, site):
     page.on("dialog", lambda dialog: dialog.accept())
     page.add_init_script("""
         Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('denied', 'SecurityError'); } });""")
-    page.goto(site + LEVEL)
+    level = Level(page, site, "autograd").open(python=False)
     expect(page.locator(".course-notices")).to_contain_text("kept only until you leave the page")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
-    expect(answer(page, "quiz-dl-da", "-8")).to_contain_text("Right")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
+    expect(level.question("quiz-dl-da").answer("-8")).to_contain_text("Right")
     context.close()
 
 
 def test_full_quota_is_reported_and_nothing_breaks(page, site):
-    page.goto(site + LEVEL)
+    level = Level(page, site, "autograd").open(python=False)
     page.evaluate("""() => { Storage.prototype.setItem = function () {
         throw new DOMException('full', 'QuotaExceededError'); }; }""")
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     expect(page.locator(".course-notices")).to_contain_text("storage is full")
 
 
 def test_old_schema_is_reset_with_a_notice(page, site):
-    seed_progress(page, {"version": 0, "answers": {}})
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open({"version": 0, "answers": {}}, python=False)
     expect(page.locator(".course-notices")).to_contain_text("saved by another version of the course")
     assert saved_progress(page, f"{KEY}-backup")["version"] == 0
 
 
 def test_export_reset_and_import_progress(page, site, tmp_path):
-    page.goto(site + LEVEL)
-    expect(answer(page, "quiz-square", "10")).to_contain_text("Right")
+    level = Level(page, site, "autograd").open(python=False)
+    expect(level.question("quiz-square").answer("10")).to_contain_text("Right")
     page.goto(site + "/")
     with page.expect_download() as download:
         page.get_by_role("button", name="Export progress").click()
@@ -58,8 +57,7 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     page.get_by_role("button", name="Reset all progress").click()
     with reloading(page):
         confirm(page, "Reset all progress")
-    page.goto(site + LEVEL)
-    expect(question(page, "quiz-square").locator(".course-feedback")).to_be_empty()
+    expect(level.open(python=False).question("quiz-square").feedback).to_be_empty()
 
     page.goto(site + "/")
     with page.expect_file_chooser() as chooser:
@@ -73,8 +71,7 @@ def test_export_reset_and_import_progress(page, site, tmp_path):
     expect(page.locator(".course-notices")).to_have_text(re.compile(
         r"^Imported progress\.json \(0 levels cleared, 1 question or exercise solved, code saved for \d+ exercises?\), "
         r"in place of the progress that was here\.$"))
-    page.goto(site + LEVEL)
-    expect(question(page, "quiz-square").locator(".course-feedback")).to_contain_text("Right")
+    expect(level.open(python=False).question("quiz-square").feedback).to_contain_text("Right")
     page.goto(site + "/")
     expect(page.locator(".course-notices")).to_have_count(0)  # said once
 
@@ -157,7 +154,7 @@ def test_the_resume_link_takes_only_a_path_on_this_site(page, site):
         page.reload()
         hrefs = page.eval_on_selector_all(".course-resume a", "els => els.map(a => a.href)")
         assert all(h.startswith(site) for h in hrefs), hrefs
-    page.goto(site + LEVEL)
+    Level(page, site, "autograd").open(python=False)
     page.goto(site + "/")
     expect(page.locator(".course-resume a")).to_have_attribute("href", site + LEVEL)
 
@@ -174,9 +171,9 @@ def test_two_tabs_keep_each_others_progress(browser, site):
     first, second = context.new_page(), context.new_page()
     for tab in (first, second):
         tab.set_default_timeout(20_000)
-        tab.goto(site + LEVEL)
-    expect(answer(first, "quiz-square", "10")).to_contain_text("Right")
-    expect(answer(second, "quiz-dl-da", "-8")).to_contain_text("Right")  # saves after the first tab did
+    mine, theirs = (Level(tab, site, "autograd").open(python=False) for tab in (first, second))
+    expect(mine.question("quiz-square").answer("10")).to_contain_text("Right")
+    expect(theirs.question("quiz-dl-da").answer("-8")).to_contain_text("Right")  # saves after the first tab did
     saved = saved_progress(first)["levels"]["autograd"]["items"]
     assert saved["quiz-square"]["solved"] and saved["quiz-dl-da"]["solved"]
     # code: the newer save wins, whichever tab saved it (another tab's save, written as progress.js does)
@@ -185,38 +182,32 @@ def test_two_tabs_keep_each_others_progress(browser, site):
     save_code(second, "# newer\n", 4_000_000_000_000)
     save_code(second, "# older\n", 1)  # a stale tab's save arrives after it
     first.evaluate("window.heard")  # both reached the first tab (its progress.js listens before this test)
-    expect(answer(first, "dl-dd", "7")).to_contain_text("Right")  # the first tab saves its own progress
+    expect(mine.question("dl-dd").answer("7")).to_contain_text("Right")  # the first tab saves its own progress
     data = saved_progress(first)
     assert data["code"]["quiz-sub-backward"] == "# newer\n"
     items = data["levels"]["autograd"]["items"]
     assert items["quiz-dl-da"]["solved"] and items["quiz-square"]["solved"] and items["dl-dd"]["solved"]
     first.reload()
-    expect(question(first, "quiz-dl-da").locator(".course-feedback")).to_contain_text("Right")
+    expect(mine.question("quiz-dl-da").feedback).to_contain_text("Right")
     context.close()
 
 
 def test_lab_inputs_survive_a_reload(page, site):
     """x0 of the nudge lab and a typed expression come back after a reload, recomputed."""
-    page.goto(f"{site}/nudges/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='tangent']")
-    lab.get_by_label("x₀, where to measure the slope").fill("3")
-    lab.get_by_label("Nudge size h").select_option("1")
-    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:")
+    lab = Level(page, site, "nudges").open().lab("tangent")
+    lab.field("x₀, where to measure the slope").fill("3")
+    lab.field("Nudge size h").select_option("1")
+    expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:")
     page.reload()
-    expect(lab.get_by_label("x₀, where to measure the slope")).to_have_value("3")
-    expect(lab.get_by_label("Nudge size h")).to_have_value("1")
-    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:", timeout=30_000)
+    expect(lab.field("x₀, where to measure the slope")).to_have_value("3")
+    expect(lab.field("Nudge size h")).to_have_value("1")
+    expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:", timeout=30_000)
 
-    page.goto(f"{site}/alive/")
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='expression']")
-    lab.get_by_label("Expression").fill("a*b + c")
-    lab.get_by_role("button", name="Draw graph").click()
+    lab = Level(page, site, "alive").open().lab("expression").draw("a*b + c")
     graph = lab.locator("svg.course-lab__graph")
     expect(graph.locator(".course-lab__node")).to_have_count(5)
     page.reload()
-    expect(lab.get_by_label("Expression")).to_have_value("a*b + c")
+    expect(lab.field("Expression")).to_have_value("a*b + c")
     expect(graph.locator(".course-lab__node")).to_have_count(5, timeout=30_000)
     saved = saved_progress(page)
     assert saved["labs"] == {"/nudges/|tangent#0|x0": "3", "/nudges/|tangent#0|h": "1",

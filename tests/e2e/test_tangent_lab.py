@@ -8,13 +8,11 @@ from playwright.sync_api import expect
 
 from labs.tangent import descent
 
-from .conftest import wait_for_python
+from .pages import Level
 
 
 def _lab(page, site):
-    page.goto(f"{site}/nudges/")
-    wait_for_python(page)
-    return page.locator(".course-lab[data-lab='tangent']")
+    return Level(page, site, "nudges").open().lab("tangent")
 
 
 def _js_number(v):
@@ -27,11 +25,13 @@ def _js_number(v):
 
 def test_the_nudge_is_drawn_with_its_values(page, site):
     lab = _lab(page, site)
-    slider = lab.get_by_label("x₀, where to measure the slope")
+    slider = lab.field("x₀, where to measure the slope")
     slider.fill("3")
     expect(lab.locator(".course-lab__value")).to_have_text("3")
-    lab.get_by_label("Nudge size h").select_option("1")
-    expect(lab.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1: central 14.000000")
+    lab.field("Nudge size h").select_option("1")
+    # the first recomputation boots the lab interpreter (python.js starts it at the first lab
+    # call, after the grading one data-python waits for): seconds on a busy machine
+    expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1: central 14.000000", timeout=30_000)
     expect(lab.locator(".course-plot__nudge")).to_have_count(2)  # x₀ − h and x₀ + h, on the curve
     expect(lab.locator(".course-plot__secant--central")).to_have_count(1)
     expect(lab.locator(".course-plot__secant--forward")).to_have_count(1)
@@ -40,9 +40,14 @@ def test_the_nudge_is_drawn_with_its_values(page, site):
     expect(lab.locator(".course-plot__legend")).to_contain_text("central secant, x₀ − h to x₀ + h")
 
 
+# "Run 20 steps" is 20 calls to the lab's interpreter, each drawn as it comes: a
+# second on an idle machine, more on a busy two-core runner than expect's 5 s default
+RUN = 20_000
+
+
 def _walk(lab, rate, steps_button):
-    lab.get_by_label("Learning rate").select_option(rate)
-    lab.get_by_role("button", name=steps_button).click()
+    lab.field("Learning rate").select_option(rate)
+    lab.button(steps_button).click()
 
 
 def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
@@ -50,10 +55,10 @@ def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
     status = lab.locator(".course-descent__status")
     _walk(lab, "0.1", "Step downhill")
     expect(status).to_have_text("Step 1: x = 1 − 0.1 × 2 = 0.8; there f(x) = 3.72 and the slope is 0.8.")
-    lab.get_by_role("button", name="Start again from x₀").click()
-    lab.get_by_role("button", name="Run 20 steps").click()
+    lab.button("Start again from x₀").click()
+    lab.button("Run 20 steps").click()
     rows = descent(1.0, 0.1, 20)
-    expect(status).to_contain_text(f"Step 20: x = {_js_number(rows[19]['x'])} − 0.1 × ")
+    expect(status).to_contain_text(f"Step 20: x = {_js_number(rows[19]['x'])} − 0.1 × ", timeout=RUN)
     expect(status).to_contain_text(f"= {_js_number(rows[20]['x'])}; there f(x) = 3.66667")
     assert _js_number(rows[20]["x"]) == "0.666667"  # the minimum, 2/3
     slope = float(re.search(r"the slope is (\S+)\.$", status.text_content())[1].replace("−", "-"))
@@ -65,12 +70,12 @@ def test_descent_diverges_at_rate_point_four(page, site):
     lab = _lab(page, site)
     status = lab.locator(".course-descent__status")
     _walk(lab, "0.4", "Run 20 steps")
-    expect(status).to_contain_text("Diverging.")
+    expect(status).to_contain_text("Diverging.", timeout=RUN)
     rows = descent(1.0, 0.4, 40)
     expect(status).to_contain_text(f"Step {len(rows) - 1}: x = ")
     expect(status).to_contain_text(f"= {_js_number(rows[-1]['x'])}. x has run away")
     # a further step does nothing: the walk stopped
-    lab.get_by_role("button", name="Step downhill").click()
+    lab.button("Step downhill").click()
     expect(status).to_contain_text(f"Step {len(rows) - 1}: x = ")
 
 
@@ -78,4 +83,4 @@ def test_descent_crawls_at_rate_point_zero_one(page, site):
     lab = _lab(page, site)
     _walk(lab, "0.01", "Run 20 steps")
     expect(lab.locator(".course-descent__status")).to_contain_text(
-        f"Step 20: x = {_js_number(descent(1.0, 0.01, 20)[19]['x'])} − 0.01 × ")
+        f"Step 20: x = {_js_number(descent(1.0, 0.01, 20)[19]['x'])} − 0.01 × ", timeout=RUN)

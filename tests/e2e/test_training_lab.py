@@ -10,9 +10,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python, wait_until
+from .conftest import wait_until
 from .helpers import SIZES
-from .saved import progress, seed_progress, solved
+from .pages import Level
+from .saved import progress, solved
 
 # Any Content-Security-Policy violation on the page (uPlot's styles and chunk included).
 CSP_WATCH = """window.__cspViolations = [];
@@ -27,15 +28,15 @@ SECTION_3_OPEN = progress({"train": solved("sgd-step")})
 
 
 def open_trainer(page, site):
-    seed_progress(page, SECTION_3_OPEN)
-    page.goto(f"{site}/train/")
+    """The training lab, with its section open and Python ready."""
+    return Level(page, site, "train").open(SECTION_3_OPEN).lab("training")
 
 
-def train(page, lab):
-    lab.get_by_role("button", name=re.compile("^Train")).click()
-    expect(lab.locator(".course-lab__status").first).to_contain_text(
+def train(lab):
+    lab.button(re.compile("^Train")).click()
+    expect(lab.status.first).to_contain_text(
         re.compile(r"Trained with learning rate 0.05: loss .* in 120 steps"), timeout=120_000)
-    expect(lab.locator(".course-lab__status").last).to_contain_text("class +1")
+    expect(lab.status.last).to_contain_text("class +1")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -44,17 +45,15 @@ def test_pictures_appear_after_training_with_axes_and_legends(page, site, size):
     page.add_init_script(CSP_WATCH)
     uplot_requests = []
     page.on("request", lambda r: "uPlot" in r.url and uplot_requests.append(r.url))
-    open_trainer(page, site)
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='training']")
-    lab.scroll_into_view_if_needed()
+    lab = open_trainer(page, site)
+    lab.root.scroll_into_view_if_needed()
     # before training: no empty boxes, and uPlot not loaded
     for picture in (".course-training__loss", ".course-training__pictures", ".course-training__boundary",
                     ".course-training__network"):
         expect(lab.locator(picture)).to_be_hidden()
     assert uplot_requests == [], "uPlot loaded before any chart was needed"
 
-    train(page, lab)
+    train(lab)
     loss = lab.locator(".course-training__loss")
     expect(loss).to_be_visible()
     expect(loss).to_have_attribute("role", "img")
@@ -89,17 +88,15 @@ def test_pictures_appear_after_training_with_axes_and_legends(page, site, size):
 
 
 def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_axes(page, site):
-    open_trainer(page, site)
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='training']")
-    train(page, lab)
+    lab = open_trainer(page, site)
+    train(lab)
     assert page.evaluate(CURVE_COLOUR) == "#1f4fd1"
     page.locator("label[title='Switch to dark mode']").click()
-    wait_until(page, "document.body.dataset.mdColorScheme === 'slate'")
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     wait_until(page, f"{CURVE_COLOUR} === '#8ab4f8'", timeout=5_000)
     expect(lab.locator(".course-training__loss .uplot")).to_have_count(1)  # redrawn, not doubled
     # the learning-rate drop-down takes the palette too (the browser's light grey box did not)
-    colours = lab.get_by_label("Learning rate").evaluate(
+    colours = lab.field("Learning rate").evaluate(
         "s => [getComputedStyle(s).backgroundColor, getComputedStyle(document.body).backgroundColor]")
     assert colours[0] == colours[1], colours
     # the arrow keys move the test point, and it stays within the plotted square
@@ -107,25 +104,23 @@ def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_ax
     boundary.focus()
     for _ in range(40):
         page.keyboard.press("ArrowRight")
-    expect(lab.locator(".course-lab__status").last).to_contain_text("The test point (3, 0.5)")
+    expect(lab.status.last).to_contain_text("The test point (3, 0.5)")
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_new_run_shows_itself_and_keeps_the_earlier_curves(page, site, size):
     page.set_viewport_size(SIZES[size])
-    open_trainer(page, site)
-    wait_for_python(page)
-    lab = page.locator(".course-lab[data-lab='training']")
-    lab.scroll_into_view_if_needed()
-    train(page, lab)
+    lab = open_trainer(page, site)
+    lab.root.scroll_into_view_if_needed()
+    train(lab)
     pictures = lab.locator(".course-training__pictures")
     expect(pictures).to_be_visible()
-    lab.get_by_label("Learning rate").select_option("0.2")
-    lab.get_by_role("button", name=re.compile("^Train again")).click()
+    lab.field("Learning rate").select_option("0.2")
+    lab.button(re.compile("^Train again")).click()
     # while the new run trains, the last run's model is put away and the status names the run
     expect(pictures).to_be_hidden()
-    expect(lab.locator(".course-lab__status").first).to_contain_text(re.compile(r"^Run 2, learning rate 0\.2: step \d+ of 120"))
-    expect(lab.locator(".course-lab__status").first).to_contain_text(
+    expect(lab.status.first).to_contain_text(re.compile(r"^Run 2, learning rate 0\.2: step \d+ of 120"))
+    expect(lab.status.first).to_contain_text(
         re.compile(r"Trained with learning rate 0\.2: loss .* in 120 steps\. The earlier run is dashed on the chart\."),
         timeout=120_000)
     expect(pictures).to_be_visible(timeout=30_000)
@@ -142,4 +137,4 @@ def test_a_new_run_shows_itself_and_keeps_the_earlier_curves(page, site, size):
     page.screenshot(path=str(Path(__file__).resolve().parents[2] / "screenshots" / f"training-two-runs-{size}.png"))
     # the learning rate is a setting the page keeps
     page.reload()
-    expect(lab.get_by_label("Learning rate")).to_have_value("0.2")
+    expect(lab.field("Learning rate")).to_have_value("0.2")

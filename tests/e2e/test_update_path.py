@@ -22,8 +22,9 @@ from playwright.sync_api import expect
 from grader.catalog import load
 from tools.site_server import serve
 
-from .conftest import wait_for_python, wait_until
-from .helpers import answer, check, controlled_page, exercise, replace_code
+from .conftest import wait_until
+from .helpers import controlled_page
+from .pages import Level
 
 ROOT = Path(__file__).resolve().parents[2]
 MISTAKE = "fixes-only-add"
@@ -58,32 +59,34 @@ def course(tmp_path_factory):
     server.shutdown()
 
 
-def mistake_verdict(page):
-    ex = exercise(page, "diamond")
-    replace_code(page, ex, next(m.code for m in load("diamond").mistakes if m.name == MISTAKE))
-    return check(ex)
+def mistake_verdict(level):
+    ex = level.exercise("diamond")
+    return ex.replace_code(next(m.code for m in load("diamond").mistakes if m.name == MISTAKE)).check()
+
+
+def progress_kept(level):
+    """The learner's answer from the first visit, still there."""
+    expect(level.question("diamond-grad").feedback).to_contain_text("Right")
 
 
 def test_a_new_build_reaches_a_returning_learner(browser, course):
     site, exercises, port, url = course
     old_message = next(m.message for m in load("diamond").mistakes if m.name == MISTAKE)
     context, page = controlled_page(browser, url + "/accumulate/")
-    expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")  # the learner's progress
-    expect(mistake_verdict(page)).to_contain_text(old_message[:30])
+    level = Level(page, url, "accumulate")
+    expect(level.question("diamond-grad").answer("2")).to_contain_text("Right")  # the learner's progress
+    expect(mistake_verdict(level)).to_contain_text(old_message[:30])
 
     toml = exercises / "diamond" / "exercise.toml"
     toml.write_text(toml.read_text().replace(old_message, NEW_MESSAGE))
     build(site, exercises, port)  # v2: same URLs for the pages, a changed mistake message
 
     for _visit in range(2):  # the next page load, or the one after it
-        page.goto(url + "/accumulate/")
-        wait_for_python(page)
-        if NEW_MESSAGE in mistake_verdict(page).inner_text():
+        if NEW_MESSAGE in mistake_verdict(level.open()).inner_text():
             break
     else:
         pytest.fail("two visits after the rebuild still showed the old message")
-    expect(page.locator('.course-question[data-question="diamond-grad"] .course-feedback')) \
-        .to_contain_text("Right")  # progress kept
+    progress_kept(level)
 
     context.close()
 
@@ -93,18 +96,16 @@ def test_the_new_build_is_what_a_returning_learner_gets_offline(browser, course)
     toml = exercises / "diamond" / "exercise.toml"
     message = next(m.message for m in load("diamond").mistakes if m.name == MISTAKE)
     context, page = controlled_page(browser, url + "/accumulate/")
-    expect(answer(page, "diamond-grad", "2")).to_contain_text("Right")
+    level = Level(page, url, "accumulate")
+    expect(level.question("diamond-grad").answer("2")).to_contain_text("Right")
     first_cache = page.evaluate("caches.keys()")
     text = toml.read_text()
     toml.write_text(text.replace(NEW_MESSAGE if NEW_MESSAGE in text else message, message + " (v3)"))
     build(site, exercises, port)
-    page.goto(url + "/accumulate/")
-    wait_for_python(page)
+    level.open()
     # the new service worker takes over and caches v3: the same holds offline
     wait_until(page, f"caches.keys().then(k => k.length === 1 && k[0] !== {first_cache[0]!r})", timeout=120_000)
     context.set_offline(True)
-    page.goto(url + "/accumulate/")
-    wait_for_python(page)
-    expect(mistake_verdict(page)).to_contain_text("(v3)")
-    expect(page.locator('.course-question[data-question="diamond-grad"] .course-feedback')).to_contain_text("Right")
+    expect(mistake_verdict(level.open())).to_contain_text("(v3)")
+    progress_kept(level)
     context.close()
