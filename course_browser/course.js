@@ -91,6 +91,14 @@ function upgradeEditors(exercises, level) {
   }
 }
 
+/** The lab interpreter boots once a lab, or a task that uses it, comes near view: the
+ * learner's first change to it is then measured at once, and a page read only above
+ * its labs costs no extra worker. */
+function prepareLabsNearView(root) {
+  const users = root.querySelectorAll(".course-lab, .course-question[data-task='flat']");
+  if (users.length) whenNearView(users, () => python()?.prepareLab(), new Promise(() => {}));
+}
+
 async function mount() {
   const root = document.querySelector("article") || document.body;
   nameThemeLandmarks();
@@ -106,6 +114,7 @@ async function mount() {
   await yieldToBrowser();
   if (exercises.length) upgradeEditors(exercises, level);
   for (const el of root.querySelectorAll(".course-lab")) mountLab(el);
+  prepareLabsNearView(root);
   renderCourseMap(root);
   mountProgressTools(root);
   registerOffline();

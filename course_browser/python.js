@@ -98,7 +98,9 @@ export class PythonRuntime extends EventTarget {
     this.spares = []; // grading interpreters touched by no run, booted or booting
     this.keep = 1; // how many spares to keep: see keepSpares
     this.toppingUp = false;
-    this.lab = null;
+    this.lab = null; // the lab interpreter (see labCall), once launched
+    this.labLaunch = null; // its launch, while it waits for the seed
+    this.wantLab = false; // keep one booted: a lab is in view (see prepareLab)
     this.running = null; // {interpreter, reason}: the run of learner code under way
     this.seed = null; // {module, memory, files} from the first interpreter
     this.state = "idle"; // idle | loading | ready | failed
@@ -146,19 +148,33 @@ export class PythonRuntime extends EventTarget {
     this.spares.push(new Interpreter(this, launched));
   }
 
-  /** One more spare per painted frame until there are `keep`. Only once the first has
-   * booted: later ones start from its seed instead of fetching and compiling again, and
-   * launching one copies the seed on this thread (about 40 ms), which must not fall in
-   * the task that shows a verdict. */
+  /** One more spare per painted frame until there are `keep`, then the lab interpreter
+   * if a lab wants one. Only once the first has booted: later ones start from its seed
+   * instead of fetching and compiling again, and launching one copies the seed on this
+   * thread (about 40 ms), which must not fall in the task that shows a verdict. */
   topUp() {
-    if (this.toppingUp || this.bootSeconds === null || this.spares.length >= this.keep) return;
+    if (this.toppingUp || this.bootSeconds === null || !this.missing()) return;
     this.toppingUp = true;
     afterNextPaint(() => {
       this.toppingUp = false;
-      if (this.state === "failed" || this.spares.length >= this.keep) return;
-      this.launchSpare();
-      this.topUp();
+      const missing = this.state === "failed" ? null : this.missing();
+      if (missing === "spare") this.launchSpare();
+      else if (missing === "lab") this.launchLab();
+      if (missing) this.topUp();
     });
+  }
+
+  /** What topUp launches next: "spare", "lab" or null. */
+  missing() {
+    if (this.spares.length < this.keep) return "spare";
+    return this.wantLab && !this.lab && !this.labLaunch ? "lab" : null;
+  }
+
+  /** A lab is about to be seen: keep the lab interpreter booted from now on, so that the
+   * learner's first change to it is measured without waiting for a boot. */
+  prepareLab() {
+    this.wantLab = true;
+    this.start();
   }
 
   setState(state, progress) {
@@ -210,12 +226,20 @@ export class PythonRuntime extends EventTarget {
 
   ended(interpreter, reason) {
     if (reason !== "done") this.restarts += 1;
-    const spare = this.spares.indexOf(interpreter);
-    if (spare >= 0) {
-      this.spares.splice(spare, 1);
-      if (this.state !== "failed") this.start();
+    if (this.takeSpare(interpreter) && this.state !== "failed") this.start();
+    if (interpreter === this.lab) {
+      this.lab = null;
+      // one that could not boot is launched again only when a lab calls (labCall)
+      if (!interpreter.booted) this.wantLab = false;
+      this.topUp();
     }
-    if (interpreter === this.lab) this.lab = null;
+  }
+
+  /** Take `interpreter` out of the spares; false if it was not one (another call took it). */
+  takeSpare(interpreter) {
+    const at = this.spares.indexOf(interpreter);
+    if (at >= 0) this.spares.splice(at, 1);
+    return at >= 0;
   }
 
   /** Call `fn(*args)` of runner.api in a fresh grading interpreter: a run of learner
@@ -233,9 +257,7 @@ export class PythonRuntime extends EventTarget {
     } catch {
       return stoppedVerdict("crash");
     }
-    const taken = this.spares.indexOf(interpreter);
-    if (taken < 0) return this.runCall(fn, args, given, timeoutMs, onStart); // another call took it while it booted
-    this.spares.splice(taken, 1);
+    if (!this.takeSpare(interpreter)) return this.runCall(fn, args, given, timeoutMs, onStart); // another call took it while it booted
     // Its replacement boots once this run's verdict is on screen (see topUp). A run still
     // going after SPARE_AFTER_MS (a slow one, or a loop about to be stopped) gets it then.
     const successor = setTimeout(() => this.start(), SPARE_AFTER_MS);
@@ -261,9 +283,7 @@ export class PythonRuntime extends EventTarget {
    * One the lab interpreter named at boot as running the learner's saved code
    * (`discardAfter`, from labs.api.DISCARD_AFTER) ends that interpreter afterwards. */
   async labCall(fn, args, { timeoutMs = 0, onStart } = {}) {
-    this.start();
-    if (!this.lab) this.lab = new Interpreter(this, launchWorker(this.urls, { role: "lab", seed: await this.seedOrNothing() }));
-    const lab = this.lab;
+    const lab = await this.launchLab();
     try {
       await lab.ready;
     } catch {
@@ -281,6 +301,23 @@ export class PythonRuntime extends EventTarget {
       // the learner's code ran there (and without the list, it may have)
       if (!lab.discardAfter || lab.discardAfter.has(fn)) lab.end("done");
     }
+  }
+
+  /** Whether a lab's call would start at once, with no boot to wait for. */
+  get labBooted() {
+    return this.state === "ready" && Boolean(this.lab?.booted);
+  }
+
+  /** The lab interpreter, launched if there is none: one launch however many ask. */
+  launchLab() {
+    this.start();
+    if (this.lab) return Promise.resolve(this.lab);
+    this.labLaunch ??= this.seedOrNothing().then((seed) => {
+      this.labLaunch = null;
+      this.lab = new Interpreter(this, launchWorker(this.urls, { role: "lab", seed }));
+      return this.lab;
+    });
+    return this.labLaunch;
   }
 
   /** The first interpreter's seed, once it has one (or has booted without one). */

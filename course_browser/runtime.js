@@ -37,13 +37,13 @@ export function startWhenIdle() {
 
 /** For a widget whose inputs keep changing: a function that calls the worker and
  * resolves with the result of the newest request only (null for one overtaken by a
- * later one), writing `waiting` into `status` while Python is still loading. */
+ * later one), writing `waiting` into `status` while the lab's Python is still loading. */
 export function latestCall(status, waiting) {
   let ticket = 0;
   return async (fn, args) => {
     const mine = ++ticket;
     const rt = python();
-    if (rt.state !== "ready") status.textContent = waiting;
+    if (!rt.labBooted) status.textContent = waiting;
     const result = await rt.labCall(fn, args, { timeoutMs: 5000 });
     return mine === ticket ? result : null;
   };

@@ -199,7 +199,7 @@ async function trainRun(ctx) {
   delete verdict.dataset.state;
   ctx.boundaryFigure.hidden = true;
   try {
-    if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
+    if (!rt.labBooted) status.textContent = "Waiting for Python to load…";
     const run = await trainSteps(ctx, rt, codes);
     if (!run) return;
     const { losses, reference, params, worst } = run;
@@ -263,7 +263,7 @@ function mountEngineFile(root, codes) {
 
   async function source() {
     const rt = python();
-    if (rt.state !== "ready") note.textContent = "Waiting for Python to load…";
+    if (!rt.labBooted) note.textContent = "Waiting for Python to load…";
     const made = await rt.labCall("capstone_engine", [codes()], { timeoutMs: 30_000 });
     if (made?.source) { note.textContent = ""; return made.source; }
     note.textContent = made?.piece ? `Your engine can't be written out: your saved code for ${made.error}.`

@@ -174,7 +174,7 @@ async function slopeAt({ h, fn }, x) {
 async function step(ctx) {
   // ctx.walk and ctx.data are read afresh after each wait: a changed input starts a new walk meanwhile
   const { rate, walkStatus } = ctx;
-  if (python().state !== "ready") walkStatus.textContent = "Stepping once Python has loaded…";
+  if (!python().labBooted) walkStatus.textContent = "Stepping once Python has loaded…";
   if (!ctx.walk.length) ctx.walk.push(await slopeAt(ctx, Number(ctx.x0.value)));
   const here = ctx.walk.at(-1);
   if (Math.abs(here.x) > ctx.data.runaway) return false;

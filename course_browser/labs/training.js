@@ -167,7 +167,7 @@ async function trainRun(ctx) {
   ctx.view = null;
   progressBar.value = 0;
   try {
-    if (rt.state !== "ready") status.textContent = "Waiting for Python to load…";
+    if (!rt.labBooted) status.textContent = "Waiting for Python to load…";
     await rt.labCall("train_start", [1, Number(lr)], { timeoutMs: 10_000 });
     while (losses.length < STEPS) {
       const chunk = await rt.labCall("train_steps", [Math.min(CHUNK, STEPS - losses.length)], { timeoutMs: 30_000 });

@@ -87,8 +87,11 @@ def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, sit
     """The capstone runs the learner's saved code in the lab interpreter; the page ends
     that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
     the code reaches no later lab."""
-    train(open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES}))
-    assert page.evaluate("window.__coursePython.lab") is None
+    lab = open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
+    page.evaluate("async () => { window.__beforeTraining = await window.__coursePython.launchLab(); }")
+    train(lab)
+    assert page.evaluate("window.__beforeTraining.dead")
+    assert page.evaluate("window.__coursePython.lab !== window.__beforeTraining")
 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):

@@ -55,12 +55,13 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
         "performance.getEntriesByName('course:editor-ready')[0].startTime")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
     expect(page.locator(".course-lab").first).to_be_visible()
+    wait_until(page, "window.__coursePython.lab?.booted")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     expect(page.locator('.course-exercise[data-slot="diamond"] .cm-content')).to_have_count(1)
-    # the <head>'s worker and the second spare an exercise page keeps (python.js keepSpares);
-    # navigating started none: no Check ran, and the lab's interpreter starts at its first call
+    # the <head>'s worker, the second spare an exercise page keeps (python.js keepSpares)
+    # and the labs' one; navigating started none, and no Check ran
     workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
-    assert len(workers) == 2, workers
+    assert len(workers) == 3, workers
 
 
 def test_worker_survives_instant_navigation(page, site):

@@ -197,7 +197,7 @@ def test_lab_inputs_survive_a_reload(page, site):
     lab = Level(page, site, "nudges").open().lab("tangent")
     lab.field("x₀, where to measure the slope").fill("3")
     lab.field("Nudge size h").select_option("1")
-    expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:")
+    expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1:", timeout=30_000)
     page.reload()
     expect(lab.field("x₀, where to measure the slope")).to_have_value("3")
     expect(lab.field("Nudge size h")).to_have_value("1")
