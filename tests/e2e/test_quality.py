@@ -1,14 +1,14 @@
-"""Site-wide promises: no request leaves the site, accessibility (axe), small screens,
-and the Python worker surviving instant navigation."""
+"""Site-wide promises: no request leaves the site, small screens, contrast on hover, a
+search that finds no answer, and the Python worker surviving instant navigation."""
 
 from urllib.parse import urlparse
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python, wait_until
-from .helpers import SUB_ANSWER, check, exercise, fill_blanks, transitions_done
+from .conftest import wait_until
+from .helpers import SUB_ANSWER, transitions_done
+from .pages import Exercise, Level
 
 
 def all_pages(page, site):
@@ -27,11 +27,7 @@ def test_no_request_leaves_the_site(page, site):
     for url in all_pages(page, site):
         page.goto(url)
         page.wait_for_load_state("networkidle")
-    page.goto(site + "/autograd/")
-    wait_for_python(page)
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
+    Level(page, site, "autograd").open().exercise("quiz-sub-backward").solve(*SUB_ANSWER)
     assert foreign == [], f"requests off the site's origin: {foreign}"
 
 
@@ -44,20 +40,19 @@ window.Worker = class extends PageWorker {
 
 def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     page.add_init_script(COUNT_WORKERS)
-    page.goto(site + "/autograd/")
-    wait_for_python(page)
+    Level(page, site, "autograd").open()
     # the <head> starts it (early.js) and the runtime adopts it, or the runtime starts it
     # itself if it gets there first: one worker either way, none left unadopted
     assert page.evaluate("window.__courseEarlyPython") is None
     # an editor is built once it can be seen: here, once the skip test opens
-    expect(exercise(page, "quiz-sub-backward").locator(".cm-content")).to_have_count(1)
+    expect(Exercise(page, "quiz-sub-backward").editor).to_have_count(1)
     assert page.evaluate("window.__coursePython.startedAt") < page.evaluate(
         "performance.getEntriesByName('course:editor-ready')[0].startTime")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
     expect(page.locator(".course-lab").first).to_be_visible()
     wait_until(page, "window.__coursePython.lab?.booted")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
-    expect(page.locator('.course-exercise[data-slot="diamond"] .cm-content')).to_have_count(1)
+    expect(Exercise(page, "diamond").editor).to_have_count(1)
     # the <head>'s worker, the second spare an exercise page keeps (python.js keepSpares)
     # and the labs' one; navigating started none, and no Check ran
     workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
@@ -65,8 +60,7 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
 
 
 def test_worker_survives_instant_navigation(page, site):
-    page.goto(site + "/autograd/")
-    wait_for_python(page)
+    Level(page, site, "autograd").open()
     page.evaluate("window.__marker = 'kept'")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Course map").first.click()
     expect(page.locator(".course-map")).to_be_visible()
@@ -74,36 +68,7 @@ def test_worker_survives_instant_navigation(page, site):
     expect(page.locator(".course-level")).to_be_visible()
     assert page.evaluate("window.__marker") == "kept", "instant navigation did a full reload"
     assert page.evaluate("window.__coursePython.restarts") == 0
-    ex = exercise(page, "quiz-sub-backward")
-    fill_blanks(page, ex, *SUB_ANSWER)
-    expect(check(ex)).to_contain_text("Passed")
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return Axe()
-
-
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_every_page_has_no_serious_accessibility_violations(page, site, axe, scheme):
-    """In both palettes (the light one, and the dark one a learner picks or their
-    system asks for), after Python is up and the editors are CodeMirror's."""
-    problems = []
-    for url in all_pages(page, site):
-        page.goto(url)
-        page.wait_for_load_state("networkidle")
-        page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
-        if page.locator(".course-exercise").count():
-            wait_for_python(page)
-            wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
-        expect(page.locator(".course-lab:not([data-mounted])")).to_have_count(0)
-        transitions_done(page)  # the palette's colours, not halfway to them
-        results = axe.run(page)
-        for violation in results.response["violations"]:
-            if violation["impact"] in ("serious", "critical"):
-                targets = [n["target"] for n in violation["nodes"]][:3]
-                problems.append(f"{url}: {violation['id']} ({violation['impact']}): {targets}")
-    assert problems == [], "\n".join(problems)
+    Exercise(page, "quiz-sub-backward").solve(*SUB_ANSWER)
 
 
 @pytest.mark.parametrize("path", ["/", "/autograd/"])
@@ -115,10 +80,7 @@ def test_usable_at_375_pixels(browser, site, path):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 376, f"the page scrolls sideways at 375 px ({width} px wide)"
     if path == "/autograd/":
-        wait_for_python(page)
-        ex = exercise(page, "quiz-sub-backward")
-        fill_blanks(page, ex, *SUB_ANSWER)
-        expect(check(ex)).to_contain_text("Passed")
+        Level(page, site, "autograd").python_ready().exercise("quiz-sub-backward").solve(*SUB_ANSWER)
     context.close()
 
 
@@ -138,7 +100,7 @@ def _contrast(a, b):
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
     """Material's hover turns a button accent-coloured: its text must stay readable."""
-    page.goto(site + "/nudges/")
+    Level(page, site, "nudges").open(python=False)
     page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
     for name in ("Check answer", "Show answer"):
         button = page.get_by_role("button", name=name).first
