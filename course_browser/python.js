@@ -164,10 +164,13 @@ export class PythonRuntime extends EventTarget {
     });
   }
 
-  /** What topUp launches next: "spare", "lab" or null. */
+  /** What topUp launches next: "spare", "lab" or null. The lab's comes before a second
+   * spare: a learner at a lab changes it at once, and a second spare only serves a
+   * second Check in a row. */
   missing() {
-    if (this.spares.length < this.keep) return "spare";
-    return this.wantLab && !this.lab && !this.labLaunch ? "lab" : null;
+    if (!this.spares.length) return "spare";
+    if (this.wantLab && !this.lab && !this.labLaunch) return "lab";
+    return this.spares.length < this.keep ? "spare" : null;
   }
 
   /** A lab is about to be seen: keep the lab interpreter booted from now on, so that the

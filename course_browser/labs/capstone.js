@@ -122,10 +122,10 @@ function trainBar(ctx) {
 function pictures(ctx) {
   const plot = lossFigure("course-capstone__plot"); // shown once training starts
   const boundary = svg("svg", { class: "course-plot course-training__boundary", role: "img",
-    "aria-label": "Decision boundary of your trained network" });
+    "aria-label": "Decision boundary of the trained network" });
   const boundaryFigure = el("figure", { className: "course-training__boundary-figure course-capstone__boundary", hidden: true },
     boundary, boundaryLegend({ probe: false }),
-    el("figcaption", { textContent: "What your trained network believes about every point of the plane, computed by your engine." }));
+    el("figcaption"));
   ctx.add(plot, boundaryFigure);
   Object.assign(ctx, { plot, boundary, boundaryFigure });
 }
@@ -194,6 +194,7 @@ async function trainRun(ctx) {
   const { status, verdict } = ctx;
   const rt = python();
   const codes = ctx.gather();
+  ctx.mine = Object.keys(codes).length > 0; // whether any piece of the engine is the learner's
   ctx.renderPieces(codes);
   verdict.replaceChildren();
   delete verdict.dataset.state;
@@ -204,8 +205,8 @@ async function trainRun(ctx) {
     if (!run) return;
     const { losses, reference, params, worst } = run;
     const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
-    const engine = Object.keys(codes).length ? "your engine" : "the reference's pieces alone (none is yours yet)";
-    status.textContent = `Trained on ${engine}: loss ${fmt(losses[0], SIDE_BY_SIDE)} → ${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)} → ${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
+    const engine = ctx.mine ? "your engine" : "the reference's pieces alone (none is yours yet)";
+    status.textContent = `Trained on ${engine}: loss ${fmt(losses[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
     if (params.every((p) => p !== null)) await showBoundary(ctx, rt, codes, params);
     await checkPieces(ctx, rt, codes, worst <= 1e-9);
   } catch (error) {
@@ -235,17 +236,22 @@ async function trainSteps(ctx, rt, codes) {
     worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
     meter.value = losses.length;
     status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1), SIDE_BY_SIDE)}, reference ${fmt(reference.at(-1), SIDE_BY_SIDE)}`;
-    lossChart(plot, [{ label: "your engine", losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
+    const label = ctx.mine ? "your engine" : "reference pieces, none yours yet";
+    lossChart(plot, [{ label, losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
   }
   return { losses, reference, params, worst };
 }
 
 /** The trained network's decision boundary, computed by the learner's engine. */
-async function showBoundary({ boundary, boundaryFigure }, rt, codes, params) {
+async function showBoundary({ boundary, boundaryFigure, mine }, rt, codes, params) {
   const grid = await rt.labCall("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
   if (grid?.z) {
     drawDecisionBoundary(boundary, grid);
-    boundary.setAttribute("aria-label", `Decision boundary of your trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+    const whose = mine ? "your" : "the reference pieces'";
+    boundary.setAttribute("aria-label", `Decision boundary of ${whose} trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+    boundaryFigure.querySelector("figcaption").textContent = mine
+      ? "What your trained network believes about every point of the plane, computed by your engine."
+      : "What the network believes about every point of the plane, computed by the reference's pieces: none of the engine is yours yet.";
     boundaryFigure.hidden = false;
   }
 }

@@ -17,7 +17,7 @@ const RUN_STEPS = 20;
 // A slope by nudging to six decimals, so the one-sided's error shows beside the central's;
 // a descent step to six digits, which follow x to the minimum.
 const SLOPE = { decimals: 6 };
-const STEP = { digits: 6 };
+const STEP = { digits: 6, powers: true }; // a slope near the bottom reads 3.8 × 10⁻⁷, not 3.8e-7
 /** A nudge's error in two digits; below 5e-10 it is the doubles' rounding, not the nudge's: 0. */
 const errorText = (v) => fmt(v < 5e-10 ? 0 : v, { digits: 2 });
 
@@ -93,7 +93,7 @@ function descent(ctx) {
     textContent: "Press Step downhill: x moves to x − rate × slope." });
   ctx.add(el("div", { className: "course-descent", role: "group", "aria-label": "Gradient descent" },
     el("p", { className: "course-descent__title" }, el("strong", {}, "Walk downhill")),
-    el("div", { className: "course-lab__inputs" }, el("label", {}, "step size ", rate), stepOnce, stepMany, reset),
+    el("div", { className: "course-lab__inputs" }, el("label", {}, "learning rate ", rate), stepOnce, stepMany, reset),
     walkStatus));
   Object.assign(ctx, { rate, walkStatus });
   onBusyClick(stepOnce, () => step(ctx));
@@ -112,7 +112,10 @@ function remeasure(ctx) {
     ctx.x0Shown.textContent = fmt(Number(x0.value));
     ctx.walk = [];
     ctx.walkStatus.textContent = "Press Step downhill: x moves to x − rate × slope.";
+    ctx.figure.classList.add("course-lab__stale"); // what it shows is the last measurement
     const fresh = await call("tangent", [Number(x0.value), Number(h.value), fn.value]);
+    if (fresh === null) return; // overtaken: the newer call draws
+    ctx.figure.classList.remove("course-lab__stale");
     if (fresh?.points) { ctx.data = fresh; draw(ctx); }
   };
   for (const control of [x0, h, fn]) control.addEventListener(control === x0 ? "input" : "change", ctx.update);
@@ -182,10 +185,11 @@ async function step(ctx) {
   const next = await slopeAt(ctx, here.x - r * here.slope);
   ctx.walk.push(next);
   const n = ctx.walk.length - 1;
-  const how = `Step ${n}: x = ${fmt(here.x, STEP)} − ${rate.value} × ${fmt(here.slope, STEP)} = ${fmt(next.x, STEP)}`;
+  const slope = fmt(here.slope, STEP);
+  const how = `Step ${n}: x = ${fmt(here.x, STEP)} − ${rate.value} × ${here.slope < 0 ? `(${slope})` : slope} = ${fmt(next.x, STEP)}`;
   const ran = Math.abs(next.x) > ctx.data.runaway;
   walkStatus.textContent = ran
-    ? `${how}. x has run away: each step lands farther from the bottom than the last. Diverging.`
+    ? `${how}. x has run away: each step lands farther out than the last. Diverging.`
     : `${how}; there ${ctx.data.label.split(" = ")[0]} = ${fmt(next.y, STEP)} and the slope is ${fmt(next.slope, STEP)}.`;
   draw(ctx);
   return !ran;

@@ -178,7 +178,7 @@ async function trainRun(ctx) {
       ctx.drawLoss(label, losses);
     }
     const earlier = runs.length ? ` The earlier ${runs.length === 1 ? "run is" : "runs are"} dashed on the chart.` : "";
-    status.textContent = `Trained with learning rate ${lr}: loss ${fmt(losses[0])} → ${fmt(losses.at(-1))} in ${STEPS} steps.${earlier}`;
+    status.textContent = `Trained with learning rate ${lr}: loss ${fmt(losses[0])}\u00a0→\u00a0${fmt(losses.at(-1))} in ${STEPS} steps.${earlier}`;
     ctx.grid = await rt.labCall("train_boundary", [], { timeoutMs: 30_000 });
     ctx.pictures.hidden = false;
     ctx.view = drawDecisionBoundary(ctx.boundary, ctx.grid, ctx.point);

@@ -50,7 +50,7 @@ def mistake(exercise, name):
 
 def losses(status):
     """(first, last) of the learner's loss and of the reference's, from the status line."""
-    pairs = re.findall(r"([−\d.e+-]+) → ([−\d.e+-]+)", status)
+    pairs = re.findall(r"([−\d.e+-]+)\s→\s([−\d.e+-]+)", status)
     return [tuple(float(x.replace("−", "-").rstrip(".")) for x in pair) for pair in pairs]
 
 
@@ -61,6 +61,9 @@ def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, si
     expect(verdict).to_have_attribute("data-state", "reference")
     expect(verdict).to_contain_text("None of these pieces is yours yet")
     expect(verdict).not_to_contain_text("Every piece matches")
+    # nor do the pictures call the engine the learner's
+    expect(lab.locator(".course-capstone__plot")).not_to_contain_text("your engine")
+    expect(lab.locator(".course-capstone__boundary figcaption")).to_contain_text("none of the engine is yours yet")
 
 
 def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, site):

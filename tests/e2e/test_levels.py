@@ -186,7 +186,7 @@ def test_training_level_trains_and_draws(page, site):
     lab.get_by_label("Learning rate").select_option("2")
     lab.get_by_role("button", name=re.compile("^Train")).click()
     expect(lab.get_by_role("status").first).to_contain_text(
-        re.compile(r"Trained with learning rate 2: loss 1\.13\d* → (1|0\.99\d*) in 120 steps"), timeout=120_000)
+        re.compile(r"Trained with learning rate 2: loss 1\.13\d*\s→\s(1|0\.99\d*) in 120 steps"), timeout=120_000)
     expect(level.question("review-tanh").answer("0.75")).to_contain_text("Right")
     expect(level.stars).to_have_attribute("aria-label", "3 of 3 stars")
 

@@ -15,12 +15,18 @@ def _lab(page, site):
     return Level(page, site, "nudges").open().lab("tangent")
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _js_number(v):
-    """The page's fmt(v, { digits: 6 }) (course_browser/numbers.js) for the descent's numbers."""
-    text = f"{v:.6g}"
-    mantissa, _, exponent = text.partition("e")
-    text = mantissa + (f"e{int(exponent)}" if exponent else "")
-    return "−" + text[1:] if text.startswith("-") else text
+    """The page's fmt(v, { digits: 6, powers: true }) (course_browser/numbers.js) for the
+    descent's numbers: far from 1 (below 10⁻⁴, from 10⁶), a power of ten."""
+    mantissa, _, exponent = f"{abs(v):.6g}".partition("e")
+    text = mantissa
+    if exponent and not -4 <= int(exponent) < 6:
+        power = "10" + str(int(exponent)).translate(SUPERSCRIPT)
+        text = power if mantissa == "1" else f"{mantissa} × {power}"
+    return "−" + text if v < 0 else text
 
 
 def test_the_nudge_is_drawn_with_its_values(page, site):
@@ -29,9 +35,10 @@ def test_the_nudge_is_drawn_with_its_values(page, site):
     slider.fill("3")
     expect(lab.locator(".course-lab__value")).to_have_text("3")
     lab.field("Nudge size h").select_option("1")
-    # the first recomputation boots the lab interpreter (python.js starts it at the first lab
-    # call, after the grading one data-python waits for): seconds on a busy machine
+    # the lab interpreter boots once the lab is in view, after the grading one data-python
+    # waits for: seconds on a busy machine
     expect(lab.root.get_by_role("status")).to_contain_text("At x₀ = 3 with h = 1: central 14.000000", timeout=30_000)
+    expect(lab.locator("svg.course-plot")).not_to_have_class(re.compile("course-lab__stale"))  # no longer dimmed
     expect(lab.locator(".course-plot__nudge")).to_have_count(2)  # x₀ − h and x₀ + h, on the curve
     expect(lab.locator(".course-plot__secant--central")).to_have_count(1)
     expect(lab.locator(".course-plot__secant--forward")).to_have_count(1)
@@ -61,15 +68,21 @@ def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
     expect(status).to_contain_text(f"Step 20: x = {_js_number(rows[19]['x'])} − 0.1 × ", timeout=RUN)
     expect(status).to_contain_text(f"= {_js_number(rows[20]['x'])}; there f(x) = 3.66667")
     assert _js_number(rows[20]["x"]) == "0.666667"  # the minimum, 2/3
-    slope = float(re.search(r"the slope is (\S+)\.$", status.text_content())[1].replace("−", "-"))
-    assert abs(slope) < 1e-6
+    # a slope this close to 0 is a power of ten, not Python's 5.49756e-08
+    assert re.search(r"the slope is [\d.]+ × 10⁻[⁷⁸⁹]\.$", status.text_content()), status.text_content()
     expect(lab.locator(".course-plot__walk-point")).to_have_count(21)
 
 
 def test_descent_diverges_at_rate_point_four(page, site):
     lab = _lab(page, site)
     status = lab.locator(".course-descent__status")
-    _walk(lab, "0.4", "Run 20 steps")
+    _walk(lab, "0.4", "Step downhill")
+    expect(status).to_contain_text("Step 1: x = 1 − 0.4 × 2 = 0.2;")
+    lab.button("Step downhill").click()
+    # the slope at 0.2 is negative: bracketed, x − rate × (−s)
+    expect(status).to_contain_text("Step 2: x = 0.2 − 0.4 × (−2.8) = 1.32;")
+    lab.button("Start again from x₀").click()
+    lab.button("Run 20 steps").click()
     expect(status).to_contain_text("Diverging.", timeout=RUN)
     rows = descent(1.0, 0.4, 40)
     expect(status).to_contain_text(f"Step {len(rows) - 1}: x = ")
