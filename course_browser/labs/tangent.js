@@ -130,7 +130,8 @@ function draw(ctx) {
 function drawPlot({ data, walk, figure }) {
   const xDomain = [data.points[0][0], data.points.at(-1)[0]];
   const onCurve = walk.filter((p) => p.x >= xDomain[0] && p.x <= xDomain[1]); // the walk settles below the sampled curve's lowest point
-  const yDomain = extent([...data.points, ...onCurve.map((p) => [p.x, p.y])].map((p) => p[1]));
+  // 0 always in range: the x axis is then y = 0, and a minimum above it can't read as f = 0
+  const yDomain = extent([0, ...[...data.points, ...onCurve.map((p) => [p.x, p.y])].map((p) => p[1])]);
   const { x, y, layer } = frame(figure, { xDomain, yDomain, xLabel: "x", yLabel: data.label.split(" = ")[0] });
   layer.append(polyline(data.points, x, y, "course-plot__curve"));
   const { left, right } = data.nudge;
@@ -157,7 +158,8 @@ function describe({ data, readout, figure, table }) {
   const nudged = `Nudged points: x₀ − h = ${fmt(left[0])}, where ${data.label.split(" = ")[0].replace("x", fmt(left[0]))} = ${fmt(left[1])}; `
     + `x₀ + h = ${fmt(right[0])}, where it is ${fmt(right[1])}.`;
   figure.setAttribute("aria-label", `Plot of ${data.label} with its tangent at x = ${fmt(data.x0)} and the two secants. ${nudged} ${text}`);
-  table.replaceChildren(el("caption", { textContent: `Error of each nudge on ${data.label} at x₀ = ${fmt(data.x0)}` }));
+  // the function is named in the menu above: a caption this short never breaks inside it
+  table.replaceChildren(el("caption", { textContent: `Error of each nudge at x₀ = ${fmt(data.x0)}` }));
   const head = table.createTHead().insertRow();
   for (const t of ["h", "central error", "one-sided error"]) head.append(el("th", { scope: "col", textContent: t }));
   const body = table.createTBody();
