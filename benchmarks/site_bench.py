@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import catalog  # noqa: E402
-from tests.e2e.helpers import replace_code  # noqa: E402
+from tests.e2e.pages import Exercise  # noqa: E402
 from tools.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/(runner|labs)\.\w+\.json$")  # course_build/packaging.py
@@ -152,8 +152,7 @@ def check_with_keyboard(page, slot, code):
     """RUNS pairs of Checks: one warm (the page idle, its spare booted, as when a learner
     reads the verdict and edits), then one pressed as soon as that verdict showed, whose
     interpreter may still be booting. Returns (warm times, back-to-back times)."""
-    ex = page.locator(f'.course-exercise[data-slot="{slot}"]')
-    replace_code(page, ex, code)
+    ex = Exercise(page, slot).replace_code(code).root
     warm, again = [], []
     for _ in range(RUNS):
         page.wait_for_function(SPARE_READY)
@@ -168,10 +167,8 @@ def stop_then_ready(page):
     """A runaway loop stopped: ms from the click on Stop until a Check can run again: the
     Stop click, then at once a Check of a right answer in another exercise of the page,
     until its verdict. Stop ends the run's interpreter; the spare booted while it ran."""
-    other = page.locator('.course-exercise[data-slot="sub-backward"]')
-    replace_code(page, other, catalog.load("sub-backward").solution)
-    ex = page.locator('.course-exercise[data-slot="backward-tail"]')
-    replace_code(page, ex, "while True:\n    pass\n")
+    other = Exercise(page, "sub-backward").replace_code(catalog.load("sub-backward").solution).root
+    ex = Exercise(page, "backward-tail").replace_code("while True:\n    pass\n").root
     page.evaluate(STOP_CLICK)
     ex.get_by_role("button", name="Run", exact=True).click()
     ex.get_by_role("button", name="Stop").wait_for()
@@ -500,8 +497,7 @@ def main():
         page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
         # each Check's interpreter ended as done; only the stopped runs count as restarts
         assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
-        ex = page.locator('.course-exercise[data-slot="diamond"]')
-        replace_code(page, ex, catalog.load("diamond").solution)
+        Exercise(page, "diamond").replace_code(catalog.load("diamond").solution)
         page.keyboard.press("Control+Enter")
         page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
         instant.append(last_measure(page, "course:check"))

@@ -21,3 +21,16 @@ def test_every_test_file_under_tests_is_collected():
     collected = {line.split("::", 1)[0] for line in result.stdout.splitlines() if "::" in line}
     missing = sorted(on_disk - collected)
     assert not missing, f"test files pytest does not collect (check norecursedirs/testpaths): {missing}"
+
+
+def test_every_benchmark_and_tool_script_imports():
+    """No test runs the benchmarks or the tools end to end; importing each one in a fresh
+    interpreter at least catches a name moved away from under it (a helper of tests/e2e)."""
+    scripts = sorted(p for folder in ("benchmarks", "tools") for p in (ROOT / folder).glob("*.py")
+                     if p.name != "__init__.py")
+    assert scripts
+    for script in scripts:
+        module = f"{script.parent.name}.{script.stem}"
+        result = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, '.'); import {module}"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"{module}: {result.stderr[-1500:]}"
