@@ -55,6 +55,9 @@ export function mount(root) {
 
 /** A link to the exercise that writes `piece`. */
 const pieceLink = (piece, text) => el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: text });
+/** "multiplication (__mul__)": the link is the words; the method stays out of its
+ * underline, which would run into the method's own underscores. */
+const named = (piece) => [pieceLink(piece, piece.what), " (", el("code", { textContent: piece.method }), ")"];
 
 /** The table of pieces: whose each one is, and what its gradient check said; under it,
  * which solved exercises to check again. `ctx.gather()` reads the learner's codes afresh. */
@@ -103,7 +106,7 @@ function showRecheck(note, recheck) {
   note.append(el("p", { textContent: `You solved ${recheck.length === 1 ? "this exercise" : "these exercises"}, `
     + `but the code saved there still has blanks (${FACTS.blank}), so the reference's piece stands in. `
     + `Open ${recheck.length === 1 ? "it" : "each"} and press Check again to train with your own:` }),
-  el("ul", {}, ...recheck.map((p) => el("li", {}, pieceLink(p, `${p.what} (${p.method})`)))));
+  el("ul", {}, ...recheck.map((p) => el("li", {}, ...named(p)))));
 }
 
 /** Train, its progress meter, and the status line under them. */
@@ -170,7 +173,7 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
     const piece = pieces.find((p) => p.method === c.method);
     const detail = c.problem ? c.problem
       : `on ${c.expression} at a = ${fmt(c.at[0], SIDE_BY_SIDE)}, b = ${fmt(c.at[1], SIDE_BY_SIDE)}: your engine gives ∂/∂a = ${fmt(c.got[0], SIDE_BY_SIDE)}, ∂/∂b = ${fmt(c.got[1], SIDE_BY_SIDE)}; the reference ${fmt(c.expected[0], SIDE_BY_SIDE)}, ${fmt(c.expected[1], SIDE_BY_SIDE)}`;
-    list.append(el("li", {}, pieceLink(piece, `${c.what} (${c.method})`), `: ${detail}.`));
+    list.append(el("li", {}, ...named(piece), `: ${detail}.`));
   }
   verdict.append(list);
 }

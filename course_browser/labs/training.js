@@ -62,8 +62,11 @@ function pictures(ctx) {
     "aria-label": "Decision boundary. Drag the test point, or move it with the arrow keys." });
   const boundaryFigure = el("div", { className: "course-training__boundary-figure" }, boundary, boundaryLegend());
   const network = svg("svg", { class: "course-plot course-training__network", role: "img", "aria-label": "The network: train first" });
-  network.toggleAttribute("hidden", true);
-  const pictures = el("div", { className: "course-training__pictures", hidden: true }, boundaryFigure, network);
+  // what the picture's marks mean, on screen for everyone (the svg's label says it to a screen reader)
+  const key = el("figcaption", { "aria-hidden": "true", textContent: "Inputs x₁, x₂ on the left, the output on the right. "
+    + "A line is a weight: blue positive, red negative, thicker stronger. A circle is a neuron's value at the test point." });
+  const networkFigure = el("figure", { className: "course-training__network-figure", hidden: true }, network, key);
+  const pictures = el("div", { className: "course-training__pictures", hidden: true }, boundaryFigure, networkFigure);
   const readout = liveStatus("p", "course-lab__status");
   ctx.add(pictures, readout);
   Object.assign(ctx, { boundary, network, pictures, readout });
@@ -73,7 +76,7 @@ function pictures(ctx) {
  * activation at the test point. */
 function drawNetwork({ network, readout }, net) {
   const width = 420, height = 300;
-  network.toggleAttribute("hidden", false);
+  network.closest("figure").hidden = false;
   network.replaceChildren();
   network.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const layers = net.activations;
@@ -161,7 +164,7 @@ async function trainRun(ctx) {
   const losses = [];
   // the run that is going is the one on show: the last run's model is put away
   ctx.pictures.hidden = true;
-  ctx.network.toggleAttribute("hidden", true);
+  ctx.network.closest("figure").hidden = true;
   ctx.readout.textContent = "";
   ctx.grid = null;
   ctx.view = null;
