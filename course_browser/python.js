@@ -148,10 +148,10 @@ export class PythonRuntime extends EventTarget {
     this.spares.push(new Interpreter(this, launched));
   }
 
-  /** One more spare per painted frame until there are `keep`, then the lab interpreter
-   * if a lab wants one. Only once the first has booted: later ones start from its seed
-   * instead of fetching and compiling again, and launching one copies the seed on this
-   * thread (about 40 ms), which must not fall in the task that shows a verdict. */
+  /** One more interpreter per painted frame, in the order `missing` gives, until none is
+   * missing. Only once the first has booted: later ones start from its seed instead of
+   * fetching and compiling again, and launching one copies the seed on this thread
+   * (about 40 ms), which must not fall in the task that shows a verdict. */
   topUp() {
     if (this.toppingUp || this.bootSeconds === null || !this.missing()) return;
     this.toppingUp = true;
