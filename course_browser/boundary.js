@@ -6,8 +6,9 @@ import { scale } from "./plots.js";
 import { fmt } from "./numbers.js";
 import { svg } from "./svg.js";
 
-export const POSITIVE = "#1c4fd6";
-export const NEGATIVE = "#d61c1c";
+/** The class that colours a mark by the sign of `v` (course.css holds each palette's
+ * blue and red): `fill` for shapes, `stroke` for lines. */
+export const sign = (v, paint = "fill") => `course-${paint}--${v >= 0 ? "pos" : "neg"}`;
 
 /** Draw `grid` ({xs, ys, z, points, labels}) into the SVG `figure`; with `point`, a test
  * point too. Returns the view (scales, box and the test point's marker). */
@@ -30,14 +31,14 @@ export function drawDecisionBoundary(figure, grid, point = null) {
       const left = Math.max(box.left, sx(xv) - cw / 2), top = Math.max(box.top, sy(yv) - ch / 2);
       const right = Math.min(box.right, sx(xv) + cw / 2), bottom = Math.min(box.bottom, sy(yv) + ch / 2);
       cells.append(svg("rect", { x: left.toFixed(2), y: top.toFixed(2), width: (right - left).toFixed(2), height: (bottom - top).toFixed(2),
-        fill: v >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
+        class: sign(v), "fill-opacity": (0.12 + 0.3 * Math.min(1, Math.abs(v))).toFixed(2) }));
     }
   }
   figure.append(cells, boundaryAxes(box, sx, sy, [x0, x1], [y0, y1]));
   points.forEach(([px, py], k) => {
     figure.append(labels[k] > 0
-      ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, fill: POSITIVE, class: "course-training__point" })
-      : svg("rect", { x: sx(px) - 6, y: sy(py) - 6, width: 12, height: 12, fill: NEGATIVE, class: "course-training__point" }));
+      ? svg("circle", { cx: sx(px), cy: sy(py), r: 7, class: `course-training__point ${sign(1)}` })
+      : svg("rect", { x: sx(px) - 6, y: sy(py) - 6, width: 12, height: 12, class: `course-training__point ${sign(-1)}` }));
   });
   const marker = point && svg("circle", { cx: sx(point[0]), cy: sy(point[1]), r: 9, class: "course-training__probe" });
   if (marker) figure.append(marker);
@@ -54,10 +55,10 @@ function swatch(...shapes) {
 export function boundaryLegend({ probe = true } = {}) {
   const item = (icon, text) => el("li", {}, icon, text);
   return el("ul", { className: "course-training__legend", "aria-label": "Legend of the decision boundary" },
-    item(swatch(svg("circle", { cx: 8, cy: 8, r: 6, fill: POSITIVE, class: "course-training__point" })), "class +1 (training point)"),
-    item(swatch(svg("rect", { x: 2.5, y: 2.5, width: 11, height: 11, fill: NEGATIVE, class: "course-training__point" })), "class −1 (training point)"),
-    item(swatch(svg("rect", { x: 0, y: 0, width: 8, height: 16, fill: POSITIVE, "fill-opacity": 0.35 }),
-      svg("rect", { x: 8, y: 0, width: 8, height: 16, fill: NEGATIVE, "fill-opacity": 0.35 })),
+    item(swatch(svg("circle", { cx: 8, cy: 8, r: 6, class: `course-training__point ${sign(1)}` })), "class +1 (training point)"),
+    item(swatch(svg("rect", { x: 2.5, y: 2.5, width: 11, height: 11, class: `course-training__point ${sign(-1)}` })), "class −1 (training point)"),
+    item(swatch(svg("rect", { x: 0, y: 0, width: 8, height: 16, class: sign(1), "fill-opacity": 0.35 }),
+      svg("rect", { x: 8, y: 0, width: 8, height: 16, class: sign(-1), "fill-opacity": 0.35 })),
     "shading: the sign of the network's output (blue +, red −; stronger where it is surer)"),
     probe && item(swatch(svg("circle", { cx: 8, cy: 8, r: 6, class: "course-training__probe" })), "the test point (drag it, or use the arrow keys)"));
 }

@@ -8,7 +8,7 @@
 import { button, el, inserter, liveStatus, mountOnce, onBusyClick } from "../dom.js";
 import { fmt } from "../numbers.js";
 import { svg } from "../svg.js";
-import { boundaryLegend, drawDecisionBoundary, NEGATIVE, POSITIVE } from "../boundary.js";
+import { boundaryLegend, drawDecisionBoundary, sign } from "../boundary.js";
 import { lossChart, lossFigure } from "../plots.js";
 import { python } from "../runtime.js";
 import { rememberInput } from "../lab-input.js";
@@ -87,7 +87,7 @@ function drawNetwork({ network, readout }, net) {
     for (const [j, ws] of layer.entries()) {
       for (const [k, w] of ws.entries()) {
         network.append(svg("line", { x1: colX(li), y1: rowY(k, layers[li].length), x2: colX(li + 1), y2: rowY(j, layers[li + 1].length),
-          stroke: w >= 0 ? POSITIVE : NEGATIVE, "stroke-width": (0.3 + 3 * Math.abs(w) / maxW).toFixed(2), "stroke-opacity": 0.7 }));
+          class: sign(w, "stroke"), "stroke-width": (0.3 + 3 * Math.abs(w) / maxW).toFixed(2), "stroke-opacity": 0.7 }));
       }
     }
   }
@@ -95,7 +95,7 @@ function drawNetwork({ network, readout }, net) {
     for (const [j, a] of acts.entries()) {
       const strength = li === 0 ? Math.min(1, Math.abs(a) / 3) : Math.abs(a);
       network.append(svg("circle", { cx: colX(li), cy: rowY(j, acts.length), r: 10, stroke: "currentColor",
-        fill: a >= 0 ? POSITIVE : NEGATIVE, "fill-opacity": (0.1 + 0.9 * strength).toFixed(2), class: "course-training__neuron" }));
+        "fill-opacity": (0.1 + 0.9 * strength).toFixed(2), class: `course-training__neuron ${sign(a)}` }));
     }
   }
   const out = layers.at(-1)[0];

@@ -127,3 +127,17 @@ def rendered(message):
     *emphasis* outside code lose their marks."""
     parts = message.split("`")
     return "".join(part if i % 2 else re.sub(r"\*(?=\S)([^*]*?\S)\*", r"\1", part) for i, part in enumerate(parts))
+
+
+def _luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(float(x)) for x in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    """WCAG's contrast ratio of two colours, each (r, g, b) in 0-255."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SUB_ANSWER, transitions_done
+from .helpers import SUB_ANSWER, contrast, transitions_done
 from .pages import Exercise, Level
 
 
@@ -84,19 +84,6 @@ def test_usable_at_375_pixels(browser, site, path):
     context.close()
 
 
-def _luminance(rgb):
-    def channel(c):
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(float(x)) for x in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _contrast(a, b):
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
     """Material's hover turns a button accent-coloured: its text must stay readable."""
@@ -108,7 +95,7 @@ def test_hovered_buttons_keep_aa_contrast(page, site, scheme):
         transitions_done(page)  # Material's colour transition
         colours = button.evaluate("""b => { const s = getComputedStyle(b);
             return [s.color, s.backgroundColor].map(c => c.match(/[\\d.]+/g).slice(0, 3)); }""")
-        assert _contrast(*colours) >= 4.5, (scheme, name, colours)
+        assert contrast(*colours) >= 4.5, (scheme, name, colours)
 
 
 def search(page, query):

@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SIZES
+from .helpers import SIZES, contrast, transitions_done
 from .pages import Level
 from .saved import progress, solved
 
@@ -87,13 +87,32 @@ def test_pictures_appear_after_training_with_axes_and_legends(page, site, size):
     assert page.evaluate("window.__cspViolations") == []
 
 
+def signs_stand_out(lab):
+    """The network's blue and red weights, as drawn (their stroke-opacity laid over the
+    page), keep WCAG's 3:1 for graphics against the page's background."""
+    drawn = lab.locator("svg.course-training__network").evaluate("""svg => {
+        const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const line = (cls) => getComputedStyle(svg.querySelector(`line.${cls}`));
+        return {signs: ["pos", "neg"].map((s) => [rgb(line(`course-stroke--${s}`).stroke),
+                                                  Number(line(`course-stroke--${s}`).strokeOpacity)]),
+                background: rgb(getComputedStyle(document.body).backgroundColor)};
+    }""")
+    background = drawn["background"]
+    for colour, opacity in drawn["signs"]:
+        seen = [opacity * c + (1 - opacity) * b for c, b in zip(colour, background)]
+        assert contrast(seen, background) >= 3, (colour, opacity, background)
+
+
 def test_the_chart_takes_the_palettes_colours_and_the_test_point_stays_on_the_axes(page, site):
     lab = open_trainer(page, site)
     train(lab)
     assert page.evaluate(CURVE_COLOUR) == "#1f4fd1"
+    signs_stand_out(lab)
     page.locator("label[title='Switch to dark mode']").click()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     wait_until(page, f"{CURVE_COLOUR} === '#8ab4f8'", timeout=5_000)
+    transitions_done(page)
+    signs_stand_out(lab)
     expect(lab.locator(".course-training__loss .uplot")).to_have_count(1)  # redrawn, not doubled
     # the learning-rate drop-down takes the palette too (the browser's light grey box did not)
     colours = lab.field("Learning rate").evaluate(
