@@ -47,8 +47,8 @@ function yieldToBrowser() {
 }
 
 /** Call `fn(el)` for each element once it comes near the viewport, or once `alsoWhen`
- * resolves, whichever is first: work below the fold waits, off the critical path. */
-function whenNearView(elements, fn, alsoWhen) {
+ * (if given) resolves, whichever is first: work below the fold waits, off the critical path. */
+function whenNearView(elements, fn, alsoWhen = null) {
   const pending = new Set(elements);
   const run = (el) => {
     if (!pending.delete(el)) return;
@@ -59,7 +59,7 @@ function whenNearView(elements, fn, alsoWhen) {
     for (const entry of entries) if (entry.isIntersecting) run(entry.target);
   }, { rootMargin: "400px 0px" });
   for (const el of pending) observer.observe(el);
-  alsoWhen.then(async () => {
+  alsoWhen?.then(async () => {
     for (const el of [...pending]) { run(el); await yieldToBrowser(); }
   });
   return run;
@@ -96,7 +96,7 @@ function upgradeEditors(exercises, level) {
  * its labs costs no extra worker. */
 function prepareLabsNearView(root) {
   const users = root.querySelectorAll(".course-lab, .course-question[data-task='flat']");
-  if (users.length) whenNearView(users, () => python()?.prepareLab(), new Promise(() => {}));
+  if (users.length) whenNearView(users, () => python()?.prepareLab());
 }
 
 async function mount() {

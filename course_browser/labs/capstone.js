@@ -53,6 +53,16 @@ export function mount(root) {
   mountEngineFile(root, () => learnerCodes(pieces).codes);
 }
 
+/** How a training run names the engine it trained: the learner's once any piece is theirs,
+ * never while every piece is the reference's. */
+const ENGINE_WORDS = {
+  mine: { status: "your engine", curve: "your engine", network: "your",
+    caption: "What your trained network believes about every point of the plane, computed by your engine." },
+  none: { status: "the reference's pieces alone (none is yours yet)", curve: "reference pieces, none yours yet",
+    network: "the reference pieces'",
+    caption: "What the network believes about every point of the plane, computed by the reference's pieces: none of the engine is yours yet." },
+};
+
 /** A link to the exercise that writes `piece`. */
 const pieceLink = (piece, text) => el("a", { href: `../${piece.page}/#ex-${piece.exercise}`, textContent: text });
 /** "multiplication (__mul__)": the link is the words; the method stays out of its
@@ -197,7 +207,7 @@ async function trainRun(ctx) {
   const { status, verdict } = ctx;
   const rt = python();
   const codes = ctx.gather();
-  ctx.mine = Object.keys(codes).length > 0; // whether any piece of the engine is the learner's
+  ctx.words = ENGINE_WORDS[Object.keys(codes).length ? "mine" : "none"];
   ctx.renderPieces(codes);
   verdict.replaceChildren();
   delete verdict.dataset.state;
@@ -208,8 +218,7 @@ async function trainRun(ctx) {
     if (!run) return;
     const { losses, reference, params, worst } = run;
     const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
-    const engine = ctx.mine ? "your engine" : "the reference's pieces alone (none is yours yet)";
-    status.textContent = `Trained on ${engine}: loss ${fmt(losses[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
+    status.textContent = `Trained on ${ctx.words.status}: loss ${fmt(losses[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
     if (params.every((p) => p !== null)) await showBoundary(ctx, rt, codes, params);
     await checkPieces(ctx, rt, codes, worst <= 1e-9);
   } catch (error) {
@@ -239,22 +248,18 @@ async function trainSteps(ctx, rt, codes) {
     worst = chunk.worst_gradient_gap === null ? Number.POSITIVE_INFINITY : Math.max(worst, chunk.worst_gradient_gap);
     meter.value = losses.length;
     status.textContent = `Step ${losses.length} of ${STEPS}: loss ${fmt(losses.at(-1), SIDE_BY_SIDE)}, reference ${fmt(reference.at(-1), SIDE_BY_SIDE)}`;
-    const label = ctx.mine ? "your engine" : "reference pieces, none yours yet";
-    lossChart(plot, [{ label, losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
+    lossChart(plot, [{ label: ctx.words.curve, losses }, { label: "reference engine", losses: reference, dashed: true }], STEPS);
   }
   return { losses, reference, params, worst };
 }
 
 /** The trained network's decision boundary, computed by the learner's engine. */
-async function showBoundary({ boundary, boundaryFigure, mine }, rt, codes, params) {
+async function showBoundary({ boundary, boundaryFigure, words }, rt, codes, params) {
   const grid = await rt.labCall("capstone_boundary", [codes, params], { timeoutMs: 30_000 });
   if (grid?.z) {
     drawDecisionBoundary(boundary, grid);
-    const whose = mine ? "your" : "the reference pieces'";
-    boundary.setAttribute("aria-label", `Decision boundary of ${whose} trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
-    boundaryFigure.querySelector("figcaption").textContent = mine
-      ? "What your trained network believes about every point of the plane, computed by your engine."
-      : "What the network believes about every point of the plane, computed by the reference's pieces: none of the engine is yours yet.";
+    boundary.setAttribute("aria-label", `Decision boundary of ${words.network} trained network: ${grid.right} of ${grid.points.length} training points on their own side.`);
+    boundaryFigure.querySelector("figcaption").textContent = words.caption;
     boundaryFigure.hidden = false;
   }
 }

@@ -49,6 +49,15 @@ def open_skip_test(page):
         expect(quiz).to_have_attribute("data-offer", "open")
 
 
+def all_pages(page, site):
+    """Every page the site's navigation links to, as full URLs, from its home page."""
+    page.goto(site + "/")
+    hrefs = page.eval_on_selector_all("nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
+    pages = sorted({h.split("#")[0] for h in hrefs if h.startswith(site)})
+    assert len(pages) >= 2, pages
+    return pages
+
+
 def exercise(page, slot):
     if slot.startswith("quiz-"):
         open_skip_test(page)

@@ -8,7 +8,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import wait_for_python, wait_until
-from .helpers import transitions_done
+from .helpers import all_pages, transitions_done
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PATHS = sorted("/" if md.stem == "index" else f"/{md.stem}/" for md in DOCS.glob("*.md"))
@@ -21,9 +21,7 @@ def axe():
 
 
 def test_every_page_of_the_nav_is_checked(page, site):
-    page.goto(site + "/")
-    hrefs = page.eval_on_selector_all("nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
-    nav = {h.split("#")[0].removeprefix(site) for h in hrefs if h.startswith(site)}
+    nav = {url.removeprefix(site) for url in all_pages(page, site)}
     assert nav <= set(PATHS), nav - set(PATHS)
 
 

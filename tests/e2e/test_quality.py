@@ -7,16 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SUB_ANSWER, contrast, transitions_done
+from .helpers import SUB_ANSWER, all_pages, contrast, transitions_done
 from .pages import Exercise, Level
-
-
-def all_pages(page, site):
-    page.goto(site + "/")
-    hrefs = page.eval_on_selector_all("nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
-    pages = sorted({h.split("#")[0] for h in hrefs if h.startswith(site)})
-    assert len(pages) >= 2, pages
-    return pages
 
 
 def test_no_request_leaves_the_site(page, site):
