@@ -295,8 +295,7 @@ def by_group(sent):
 def first_visit(p, url, sent, ready):
     """One cold visit in a fresh profile, until `ready` holds and the network is idle:
     the bytes the server sent, per path."""
-    context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                   service_workers="block", bypass_csp=True)
+    context = fresh_profile(p)
     page = context.new_page()
     sent.clear()
     page.goto(url)
@@ -315,8 +314,7 @@ PROFILES = {"10 Mbps / 40 ms": {"latency": 40, "downloadThroughput": 10e6 / 8, "
 def throttled_visit(p, url, sent, profile, ready, when):
     """One cold visit in a fresh profile behind `profile`: (ms from navigation start until
     `when`, once `ready` holds; MB the server sent by then)."""
-    context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                   service_workers="block", bypass_csp=True)
+    context = fresh_profile(p)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -353,167 +351,200 @@ def report_throttled(found):
               f"   {ratio_text(ours, bare, 0.8)}")
 
 
-def main():
+def fresh_profile(p, service_workers="block", **options):
+    """A browser with a profile of its own on disk. Persistent contexts have a real disk
+    cache (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm)."""
+    return p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
+                                                service_workers=service_workers, bypass_csp=True, **options)
+
+
+def bare_visits(p, url, results):
+    """The bare page, cold then warm."""
+    context = fresh_profile(p)
+    page = context.new_page()
+    for key in ("bare_cold", "bare_warm"):
+        page.goto(url + "/bare/")
+        page.wait_for_function("window.__bareReady", timeout=60_000)
+        results[key].append(page.evaluate("window.__bareReady"))
+    context.close()
+
+
+def first_key_floor(p, url, viewport, results):
+    """The floor for the first keystroke: the same page with every script file blocked
+    (HTML and CSS only), cold then warm."""
+    context = fresh_profile(p, viewport=viewport)
+    page = context.new_page()
+    page.route("**/*.js", lambda route: route.abort())
+    page.add_init_script(FIRST_KEY)
+    results["first_key_no_scripts"].append(first_key(page, url + "/autograd/"))
+    results["first_key_no_scripts_warm"].append(first_key(page, url + "/autograd/"))
+    context.close()
+
+
+def course_visits(p, url, viewport, sent, results):
+    """The course, cold then warm (the offline precache is measured apart, in offline_visit):
+    the first keystroke, Check-ready, the bytes sent and how the worker booted."""
+    context = fresh_profile(p)
+    page = context.new_page()
+    page.set_viewport_size(viewport)
+    page.add_init_script(FIRST_KEY)
+    sent.clear()
+    results["first_key"].append(first_key(page, url + "/autograd/"))
+    page.wait_for_function(READY, timeout=60_000)
+    results["ours_cold"].append(mark(page, "course:python-ready"))
+    results["cold_modes"].append(page.evaluate("window.__coursePython.bootMode"))
+    results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
+        "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
+    results["bytes_first"].append(sum(sent.values()))
+    results["boot_parts"].append({**page.evaluate("window.__coursePython.bootTimings"),
+                                  "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
+    # the warm visit starts once the first one is done: the network idle (the precache
+    # of the offline worker is blocked here) and the page's after-boot work finished
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(1000)
+    sent.clear()
+    results["first_key_warm"].append(first_key(page, url + "/autograd/"))
+    page.wait_for_function(READY, timeout=60_000)
+    results["ours_warm"].append(mark(page, "course:python-ready"))
+    results["warm_modes"].append(page.evaluate("window.__coursePython.bootMode"))
+    results["bytes_repeat"].append(sum(sent.values()))
+    results["pyodide_repeat"].append(pyodide_bytes(sent))
+    context.close()
+
+
+def offline_visit(p, url, results):
+    """A later visit of a learner: the offline service worker installed by the first
+    visit (it precaches the course) serves the second."""
+    context = fresh_profile(p, service_workers="allow")
+    page = context.new_page()
+    page.goto(url + "/autograd/")
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(1000)
+    page.goto(url + "/autograd/")
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    results["ours_sw"].append(mark(page, "course:python-ready"))
+    context.close()
+
+
+def paint_and_longest_task(p, url, plain_url, viewport, run, results):
+    """First contentful paint and the longest main-thread task, cold: ours (until Python
+    is ready), and the same page built with plain Material (over the same time), back to
+    back, each in a fresh profile with nothing else driving the page (first_key's probing
+    would compete with the paint); which goes first alternates between runs."""
+    ready_at = results["ours_cold"][-1]
+    pair = (("", url), ("plain_", plain_url))
+    for key, origin in pair if run % 2 == 0 else pair[::-1]:
+        context = fresh_profile(p, viewport=viewport)
+        page = context.new_page()
+        page.add_init_script(LONG_TASKS)
+        page.goto(origin + "/autograd/", wait_until="commit")
+        results[key + "first_paint"].append(first_paint(page))
+        if key:
+            page.wait_for_function(f"performance.now() > {ready_at}")
+        else:
+            page.wait_for_function(READY, timeout=60_000)
+            ready_at = page.evaluate(PYTHON_READY_AT)
+        results[key + "longest_task"].append(page.evaluate(LONGEST_BEFORE, ready_at))
+        context.close()
+
+
+def index_bytes(browser, url, sent, results):
+    """What a page with no editor (/) sends, Python aside."""
+    context = browser.new_context(service_workers="block", bypass_csp=True)
+    page = context.new_page()
+    sent.clear()
+    page.goto(url + "/")
+    page.wait_for_load_state("networkidle")
+    results["index_bytes"].append(sum(n for path, n in sent.items() if not is_python(path)))
+    context.close()
+
+
+def memory(p, url, results):
+    """The whole browser's memory with the course's page (its interpreter and its spare),
+    and with the bare page (one interpreter), each alone in a fresh browser."""
+    for key, page_url, ready in (("memory_ours", url + "/autograd/", READY),
+                                 ("memory_bare", url + "/bare/", "window.__bareReady")):
+        alone = p.chromium.launch(executable_path=CHROMIUM)
+        context = alone.new_context(service_workers="block", bypass_csp=True)
+        context.new_page().goto(page_url)
+        results[key].append(settled_memory(context.pages[0], ready))
+        alone.close()
+
+
+def check_latency(browser, url, results):
+    """Checks with warm Python, on each exercise of the autograd level; Stop on a runaway
+    loop; then a Check after instant navigation to the next level."""
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    open_cleared(page, url + "/autograd/")
+    page.wait_for_function(READY, timeout=60_000)
+    for slot, exercise_id in AUTOGRAD_EXERCISES.items():
+        warm, again = check_with_keyboard(page, slot, catalog.load(exercise_id).solution)
+        results["checks"][slot] = warm
+        results["back_to_back"].extend(again)
+    results["stop_ready"] = [stop_then_ready(page) for _ in range(RUNS)]  # every section open: both editors shown
+    page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
+    page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
+    # each Check's interpreter ended as done; only the stopped runs count as restarts
+    assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
+    Exercise(page, "diamond").replace_code(catalog.load("diamond").solution)
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
+    results["instant"].append(last_measure(page, "course:check"))
+    context.close()
+
+
+def serve_sites():
+    """The course (as sent plain, and as a host with brotli_static / gzip_static would send
+    it), the bare page beside it, and the same docs built with plain Material."""
     site = Path(tempfile.mkdtemp())
-    sent = {}
+    sent, sent_packed = {}, {}
     server, url = build_and_serve(site, sent=sent)
-    sent_packed = {}  # the same files, served as a host with brotli_static / gzip_static would
     packed_server, packed_port = serve(site, sent=sent_packed, precompressed=True)
     plain_site = Path(tempfile.mkdtemp())
     plain_material_site(plain_site)
     plain_server, plain_port = serve(plain_site)
-    plain_url = f"http://127.0.0.1:{plain_port}"
     version = next((site / "assets/pyodide").iterdir()).name
     (site / "bare").mkdir()
     (site / "bare/index.html").write_text(BARE_PAGE)
     (site / "bare/worker.js").write_text(BARE_WORKER % (version, version))
-    results = {k: [] for k in ("first_key", "first_key_warm", "first_key_no_scripts", "first_key_no_scripts_warm", "first_paint",
-                               "plain_first_paint", "editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm",
-                               "bytes_first", "bytes_repeat", "pyodide_repeat", "index_bytes",
-                               "longest_task", "plain_longest_task", "stop_ready", "ours_sw")}
-    checks = {slot: [] for slot in AUTOGRAD_EXERCISES}
-    back_to_back = []
-    instant = []
+    urls = {"ours": url, "packed": f"http://127.0.0.1:{packed_port}", "plain": f"http://127.0.0.1:{plain_port}"}
+    return (server, packed_server, plain_server), urls, sent, sent_packed
+
+
+def main():
+    servers, urls, sent, sent_packed = serve_sites()
+    url, packed_url = urls["ours"], urls["packed"]
+    results = {"checks": {}, **{k: [] for k in (
+        "first_key", "first_key_warm", "first_key_no_scripts", "first_key_no_scripts_warm", "first_paint",
+        "plain_first_paint", "editor", "ours_cold", "ours_warm", "bare_cold", "bare_warm", "bytes_first",
+        "bytes_repeat", "pyodide_repeat", "index_bytes", "longest_task", "plain_longest_task", "ours_sw",
+        "cold_modes", "warm_modes", "boot_parts", "memory_ours", "memory_bare", "back_to_back", "instant")}}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         viewport = editor_viewport(browser, url + "/autograd/")
         for run in range(RUNS):
-            # bare page, cold then warm. Persistent contexts have a real disk cache
-            # (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm).
-            context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block", bypass_csp=True)
-            page = context.new_page()
-            for key in ("bare_cold", "bare_warm"):
-                page.goto(url + "/bare/")
-                page.wait_for_function("window.__bareReady", timeout=60_000)
-                results[key].append(page.evaluate("window.__bareReady"))
-            context.close()
-
-            # the floor for (1): the same page with every script file blocked (HTML and CSS only)
-            context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block", bypass_csp=True, viewport=viewport)
-            page = context.new_page()
-            page.route("**/*.js", lambda route: route.abort())
-            page.add_init_script(FIRST_KEY)
-            results["first_key_no_scripts"].append(first_key(page, url + "/autograd/"))
-            results["first_key_no_scripts_warm"].append(first_key(page, url + "/autograd/"))
-            context.close()
-
-            # the course, cold then warm (the offline precache is measured apart, below)
-            context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="block", bypass_csp=True)
-            page = context.new_page()
-            page.set_viewport_size(viewport)
-            page.add_init_script(FIRST_KEY)
-            sent.clear()
-            results["first_key"].append(first_key(page, url + "/autograd/"))
-            page.wait_for_function(READY, timeout=60_000)
-            results["ours_cold"].append(mark(page, "course:python-ready"))
-            results.setdefault("cold_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
-            results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
-                "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
-            results["bytes_first"].append(sum(sent.values()))
-            results.setdefault("boot_parts", []).append({**page.evaluate("window.__coursePython.bootTimings"),
-                                                         "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
-            # the warm visit starts once the first one is done: the network idle (the precache
-            # of the offline worker is blocked here) and the page's after-boot work finished
-            page.wait_for_load_state("networkidle")
-            page.wait_for_timeout(1000)
-            sent.clear()
-            results["first_key_warm"].append(first_key(page, url + "/autograd/"))
-            page.wait_for_function(READY, timeout=60_000)
-            results["ours_warm"].append(mark(page, "course:python-ready"))
-            results.setdefault("warm_modes", []).append(page.evaluate("window.__coursePython.bootMode"))
-            results["bytes_repeat"].append(sum(sent.values()))
-            results["pyodide_repeat"].append(pyodide_bytes(sent))
-            context.close()
-
-            # a later visit of a learner: the offline service worker installed by the first
-            # visit (it precaches the course) serves the second
-            context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                           service_workers="allow", bypass_csp=True)
-            page = context.new_page()
-            page.goto(url + "/autograd/")
-            page.wait_for_function(READY, timeout=60_000)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-            page.wait_for_load_state("networkidle")
-            page.wait_for_timeout(1000)
-            page.goto(url + "/autograd/")
-            page.wait_for_function(READY, timeout=60_000)
-            assert page.evaluate("navigator.serviceWorker.controller !== null")
-            results["ours_sw"].append(mark(page, "course:python-ready"))
-            context.close()
-
-            # first contentful paint and the longest main-thread task, cold: ours (until Python
-            # is ready), and the same page built with plain Material (over the same time), back
-            # to back, each in a fresh profile with nothing else driving the page (first_key's
-            # probing would compete with the paint); which goes first alternates between runs
-            ready_at = results["ours_cold"][-1]
-            pair = (("", url), ("plain_", plain_url))
-            for key, origin in pair if run % 2 == 0 else pair[::-1]:
-                context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
-                                                               service_workers="block", bypass_csp=True, viewport=viewport)
-                page = context.new_page()
-                page.add_init_script(LONG_TASKS)
-                page.goto(origin + "/autograd/", wait_until="commit")
-                results[key + "first_paint"].append(first_paint(page))
-                if key:
-                    page.wait_for_function(f"performance.now() > {ready_at}")
-                else:
-                    page.wait_for_function(READY, timeout=60_000)
-                    ready_at = page.evaluate(PYTHON_READY_AT)
-                results[key + "longest_task"].append(page.evaluate(LONGEST_BEFORE, ready_at))
-                context.close()
-
-            context = browser.new_context(service_workers="block", bypass_csp=True)
-            page = context.new_page()
-            sent.clear()
-            page.goto(url + "/")
-            page.wait_for_load_state("networkidle")
-            results["index_bytes"].append(sum(n for path, n in sent.items() if not is_python(path)))
-            context.close()
-
-        # memory: the whole browser with the course's page (its interpreter and its spare), and
-        # with the bare page (one interpreter), each alone in a fresh browser
-        for key, page_url, ready in (("memory_ours", url + "/autograd/", READY),
-                                     ("memory_bare", url + "/bare/", "window.__bareReady")):
-            alone = p.chromium.launch(executable_path=CHROMIUM)
-            context = alone.new_context(service_workers="block", bypass_csp=True)
-            context.new_page().goto(page_url)
-            results.setdefault(key, []).append(settled_memory(context.pages[0], ready))
-            alone.close()
-
-        # check latency (warm Python), each exercise of the autograd level, then instant navigation
-        context = browser.new_context(bypass_csp=True)
-        page = context.new_page()
-        open_cleared(page, url + "/autograd/")
-        page.wait_for_function(READY, timeout=60_000)
-        for slot, exercise_id in AUTOGRAD_EXERCISES.items():
-            warm, again = check_with_keyboard(page, slot, catalog.load(exercise_id).solution)
-            checks[slot].extend(warm)
-            back_to_back.extend(again)
-        results["stop_ready"] = [stop_then_ready(page) for _ in range(RUNS)]  # every section open: both editors shown
-        page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
-        page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
-        # each Check's interpreter ended as done; only the stopped runs count as restarts
-        assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
-        Exercise(page, "diamond").replace_code(catalog.load("diamond").solution)
-        page.keyboard.press("Control+Enter")
-        page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
-        instant.append(last_measure(page, "course:check"))
-        context.close()
+            bare_visits(p, url, results)
+            first_key_floor(p, url, viewport, results)
+            course_visits(p, url, viewport, sent, results)
+            offline_visit(p, url, results)
+            paint_and_longest_task(p, url, urls["plain"], viewport, run, results)
+            index_bytes(browser, url, sent, results)
+        memory(p, url, results)
+        check_latency(browser, url, results)
         browser.close()
-
         # first-visit transfer, as sent plain and as sent precompressed, ours and the bare page
-        packed_url = f"http://127.0.0.1:{packed_port}"
         transfer = {("ours", "plain"): first_visit(p, url + "/autograd/", sent, READY),
                     ("ours", "precompressed"): first_visit(p, packed_url + "/autograd/", sent_packed, READY),
                     ("bare", "plain"): first_visit(p, url + "/bare/", sent, "window.__bareReady"),
                     ("bare", "precompressed"): first_visit(p, packed_url + "/bare/", sent_packed, "window.__bareReady")}
         slow = throttled(p, packed_url, sent_packed)
-    for running in (server, packed_server, plain_server):
+    for running in servers:
         running.shutdown()
-    report(results, checks, instant, back_to_back)
+    report(results)
     report_transfer(transfer)
     report_throttled(slow)
 
@@ -537,8 +568,10 @@ def ratio_text(ours, reference, goal):
     return f"{median:>6.2f} ({low:.2f}–{high:.2f})  goal <= {goal}" + ("" if median <= goal else " (not met)")
 
 
-def report(r, checks, instant, back_to_back):
-    med = {k: statistics.median(v) for k, v in r.items() if k not in ("boot_parts", "cold_modes", "warm_modes")}
+def report(r):
+    checks, instant, back_to_back = r["checks"], r["instant"], r["back_to_back"]
+    med = {k: statistics.median(v) for k, v in r.items()
+           if k not in ("boot_parts", "cold_modes", "warm_modes", "checks", "instant", "back_to_back")}
     print(f"Chromium {CHROMIUM}; medians of {RUNS} runs; times from navigation start")
     print("ratio = median of the per-run ratios ours / reference (each pair measured back to back), (lowest–highest)\n")
     print(f"{'measure':<58}{'ours':>10}{'reference':>11}   ratio (spread)")

@@ -109,25 +109,10 @@ def _restore_dict(live, saved, saved_keys, saved_values, displaced, _unchanged=_
         _update(live, saved)
 
 
-def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _gettrace=sys.gettrace,
-             _settrace=sys.settrace, _getprofile=sys.getprofile, _setprofile=sys.setprofile,
-             _setrecursionlimit=sys.setrecursionlimit, _modules=sys.modules, _unchanged=_unchanged,
-             _restore_dict=_restore_dict, _list=list, _map=map, _zip=zip, _type=type, _str=str, _all=all,
-             _is=is_, _items=dict.items, _clear=dict.clear, _update=dict.update, _setattr=setattr,
-             _cdict=type.__dict__["__dict__"].__get__, _get=type(type.__dict__).get,  # noqa: B008 - bound once, before learner code
-             _tset=type.__setattr__, _tdel=type.__delattr__, _gc=(gc.isenabled, gc.disable, gc.enable)):
-    """Bring back the pristine interpreter; returns what learner code had left behind,
-    for the caller to free once this frame, which holds the pristine state, is gone.
-
-    Every function it calls is bound here, as a default, so patching a module (or
-    `sys.gettrace`) cannot blind it or run inside it (and, once runner.guard is armed,
-    defaults can be neither read nor changed). It reads classes and dicts through
-    C-level accessors, frees nothing and collects no garbage while it runs, so no
-    learner `__eq__`, `__hash__`, metaclass or `__del__` runs with its frame on the stack."""
-    displaced = []
-    collecting = _gc[0]()
-    _gc[1]()
-    # Put back the hooks that were there (a debugger's, a profiler's), dropping the learner's.
+def _restore_hooks(hooks, limit, settings, displaced, _gettrace=sys.gettrace, _settrace=sys.settrace,
+                   _getprofile=sys.getprofile, _setprofile=sys.setprofile, _setrecursionlimit=sys.setrecursionlimit):
+    """Put back the hooks that were there (a debugger's, a profiler's), dropping the
+    learner's, and the interpreter's settings (recursion limit, directory, ...)."""
     if _gettrace() is not hooks[0]:
         displaced.append(_gettrace())
         _settrace(hooks[0])
@@ -141,18 +126,20 @@ def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _
                 put(value)
         except OSError:  # the directory is gone: nothing to go back to
             pass
-    for live, saved in lists + pristine["lists"]:
-        if not _unchanged(_list(live), saved):
-            displaced.append(_list(live))
-            live[:] = saved
-    for live, state, state_keys, state_values in dicts + pristine["namespaces"]:
-        _restore_dict(live, state, state_keys, state_values, displaced)
-    functions = pristine["functions"]
-    for get, saved, attr in pristine["function_attrs"]:
+
+
+def _restore_functions(functions, function_attrs, _unchanged=_unchanged, _list=list, _map=map, _zip=zip,
+                       _setattr=setattr):
+    for get, saved, attr in function_attrs:
         if not _unchanged(_list(_map(get, functions)), saved):
             for fn, value in _zip(functions, saved):
                 _setattr(fn, attr, value)
-    for cls, saved, saved_keys, saved_values in pristine["classes"]:
+
+
+def _restore_classes(classes, displaced, _unchanged=_unchanged, _list=list,
+                     _cdict=type.__dict__["__dict__"].__get__, _get=type(type.__dict__).get,  # noqa: B008 - bound once, before learner code
+                     _tset=type.__setattr__, _tdel=type.__delattr__):
+    for cls, saved, saved_keys, saved_values in classes:
         live = _cdict(cls)  # not vars(cls): a patched metaclass could answer that
         if _unchanged(_list(live.values()), saved_values) and _unchanged(_list(live), saved_keys):
             continue
@@ -162,8 +149,13 @@ def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _
         for key, value in saved.items():
             if key not in ("__dict__", "__weakref__", "__doc__") and _get(live, key) is not value:
                 _tset(cls, key, value)
-    # Modules imported during the run go; the pristine ones are put back in place.
-    # Only str keys stay, so no learner __eq__ or __hash__ runs in a lookup below.
+
+
+def _restore_modules(pristine, saved_modules, displaced, _modules=sys.modules, _unchanged=_unchanged, _list=list,
+                     _map=map, _type=type, _str=str, _all=all, _is=is_, _items=dict.items, _clear=dict.clear,
+                     _update=dict.update):
+    """Modules imported during the run go; the pristine ones are put back in place.
+    Only str keys stay, so no learner __eq__ or __hash__ runs in a lookup below."""
     entries = _list(_items(_modules))
     displaced.append(entries)
     if not _all(_map(_is, _map(_type, _modules), [_str] * len(entries))):
@@ -174,6 +166,33 @@ def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _
             del _modules[name]
     if not _unchanged(_list(_map(_modules.get, pristine["modules"])), pristine["module_list"]):
         _update(_modules, pristine["modules"])
+
+
+def _restore(pristine, saved_modules, hooks, limit, lists, dicts, settings, *, _restore_hooks=_restore_hooks,
+             _restore_dict=_restore_dict, _restore_functions=_restore_functions, _restore_classes=_restore_classes,
+             _restore_modules=_restore_modules, _unchanged=_unchanged, _list=list,
+             _gc=(gc.isenabled, gc.disable, gc.enable)):
+    """Bring back the pristine interpreter; returns what learner code had left behind,
+    for the caller to free once this frame, which holds the pristine state, is gone.
+
+    Every function it and its parts call is bound as a default, so patching a module (or
+    `sys.gettrace`) cannot blind it or run inside it (and, once runner.guard is armed,
+    defaults can be neither read nor changed). It reads classes and dicts through
+    C-level accessors, frees nothing and collects no garbage while it runs, so no
+    learner `__eq__`, `__hash__`, metaclass or `__del__` runs with its frame on the stack."""
+    displaced = []
+    collecting = _gc[0]()
+    _gc[1]()
+    _restore_hooks(hooks, limit, settings, displaced)
+    for live, saved in lists + pristine["lists"]:
+        if not _unchanged(_list(live), saved):
+            displaced.append(_list(live))
+            live[:] = saved
+    for live, state, state_keys, state_values in dicts + pristine["namespaces"]:
+        _restore_dict(live, state, state_keys, state_values, displaced)
+    _restore_functions(pristine["functions"], pristine["function_attrs"])
+    _restore_classes(pristine["classes"], displaced)
+    _restore_modules(pristine, saved_modules, displaced)
     if collecting:
         _gc[2]()
     return displaced
