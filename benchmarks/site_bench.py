@@ -229,7 +229,7 @@ def settled_memory(page, ready):
 def is_python(path):
     """Pyodide's files, the course's Python files and the build's memory snapshot: what
     booting Python fetches."""
-    return "/assets/pyodide/" in path or path.endswith(".snapshot.gz") or COURSE_FILES.search(path) is not None
+    return "/assets/pyodide/" in path or path.endswith((".snapshot", ".snapshot.gz")) or COURSE_FILES.search(path) is not None
 
 
 def pyodide_bytes(sent):
@@ -270,7 +270,8 @@ GROUPS = (
     ("pyodide.mjs", lambda p: p.endswith("/pyodide.mjs")),
     ("Pyodide, other", lambda p: "/assets/pyodide/" in p),
     ("course's Python files (runner; engine and labs)", lambda p: COURSE_FILES.search(p)),
-    ("Python memory snapshot (build-time, gzipped)", lambda p: p.endswith(".snapshot.gz")),
+    ("Python memory snapshot, as the host encodes it", lambda p: p.endswith(".snapshot")),
+    ("Python memory snapshot, gzip file", lambda p: p.endswith(".snapshot.gz")),
     ("exercise data (JSON)", lambda p: "/assets/course/exercises." in p),
     ("fonts (KaTeX)", lambda p: p.endswith((".woff2", ".woff", ".ttf"))),
     ("our JS and CSS", lambda p: "/assets/course/" in p and p.endswith((".js", ".css"))),

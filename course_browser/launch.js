@@ -18,8 +18,10 @@ export function readConfig() {
   };
 }
 
-/** The build's memory snapshot of Python (course_build/snapshot.py): its URL and the
- * SHA-256 the build wrote into this page, the only bytes the worker will restore.
+/** The build's memory snapshot of Python (course_build/snapshot.py): the URLs of its
+ * gzip file and of its body, and the SHA-256 of each that the build wrote into this
+ * page, the only bytes the worker will restore. A page served by the offline worker
+ * gets the gzip file only: that is what the offline worker keeps.
  * None where the worker could not check or inflate it (no SubtleCrypto outside a
  * secure context, no DecompressionStream), and for a visitor who asked the browser to
  * save data (Save-Data): the snapshot halves the boot but is 6.3 MB more to download.
@@ -28,8 +30,10 @@ function snapshotConfig(snapshot, base) {
   const usable = snapshot && Number.isSafeInteger(snapshot.size) && snapshot.size > 0
     && globalThis.crypto?.subtle && typeof DecompressionStream === "function"
     && globalThis.navigator?.connection?.saveData !== true;
-  return usable ? { url: new URL(snapshot.file, base).href, sha256: snapshot.sha256, bodySha256: snapshot.bodySha256,
-    size: snapshot.size } : null;
+  if (!usable) return null;
+  const offline = Boolean(globalThis.navigator?.serviceWorker?.controller);
+  return { url: new URL(snapshot.file, base).href, bodyUrl: snapshot.body && !offline ? new URL(snapshot.body, base).href : null,
+    sha256: snapshot.sha256, bodySha256: snapshot.bodySha256, size: snapshot.size };
 }
 
 /** Create a worker and send it the boot message: a grading interpreter ("runner",

@@ -13,7 +13,7 @@
 
 import { concat, Unpacker } from "./snapshot-format.mjs";
 
-/** Start restoring from `snapshot` ({url, sha256, bodySha256, size}): loadPyodide's
+/** Start restoring from `snapshot` ({url, bodyUrl, sha256, bodySha256, size}): loadPyodide's
  * `options`; `checked`, the promise of what each step cost (ms), which rejects with
  * the reason the snapshot can't be used; and, once Pyodide has compiled, how long it
  * `waited` for the snapshot after that. A memory that fails its check is wiped before
@@ -42,13 +42,11 @@ function rejected(reason) {
 
 /** Fetch, inflate and unpack the snapshot into `memory` as its bytes arrive, then check
  * their hash: what each step cost (ms). After a failure nothing more is written. */
-async function fetchSnapshot({ url, sha256, bodySha256 }, memory) {
+async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
   const started = performance.now();
   let reader;
   try {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    reader = response.body.getReader();
+    reader = (await openSnapshot({ url, bodyUrl })).body.getReader();
   } catch {
     throw rejected("missing");
   }
@@ -82,6 +80,28 @@ async function fetchSnapshot({ url, sha256, bodySha256 }, memory) {
   unpacker.finish();
   return { [inflate ? "snapshotFetchInflate" : "snapshotFetch"]: streamed - started,
     snapshotHash: hashed - streamed, snapshotRest: performance.now() - hashed };
+}
+
+/** The snapshot's response. A host that compresses on the way sends the body (from a
+ * precompressed Brotli copy, 4.3 MB where the gzip file is 6.0 MB), which the browser
+ * decodes; any other host, and the offline worker (which keeps the gzip file, so the
+ * page leaves `bodyUrl` out), sends the gzip file, inflated here. Asking for the body
+ * first costs a host that sends it as it is (15 MB) one round trip: the response is
+ * dropped as soon as its headers show no Content-Encoding. */
+async function openSnapshot({ url, bodyUrl }) {
+  if (bodyUrl) {
+    try {
+      const response = await fetch(bodyUrl);
+      const coding = response.headers.get("content-encoding");
+      if (response.ok && coding && coding !== "identity") return response;
+      response.body?.cancel().catch(() => {});
+    } catch {
+      // the gzip file, below
+    }
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response;
 }
 
 /** A gzip stream that hands what it inflates to `unpack` while more arrives: write(),

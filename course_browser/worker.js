@@ -3,7 +3,7 @@
 // (role "lab"); see python.js.
 //
 // Protocol (main -> worker):
-//   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, sha256, bodySha256, size}, seed?}
+//   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, bodyUrl, sha256, bodySha256, size}, seed?}
 //   {type: "call", id, fn, args, given?}  fn is a function of runner.api (or labs.api);
 //                                         given: {path: text}, the files the exercise gives
 // Worker -> main:

@@ -8,7 +8,9 @@ Content-Security-Policy (the header the build writes into `_headers`) goes in to
 the worker adds it to what it serves from the cache where the host sent none.
 The `.br` / `.gz` copies of course_build/precompress.py are not precached: they are
 the same files, sent compressed by a host that serves them, and decoded by the browser
-before the worker sees (and hashes) them.
+before the worker sees (and hashes) them. The memory snapshot is the one exception: its
+gzip file is precached in place of its body (6 MB, not 15), and is what the Python
+worker of a page this worker controls asks for (course_browser/snapshot-fetch.mjs).
 """
 
 import hashlib
@@ -26,6 +28,8 @@ def precache_list(site):
         if rel in SKIP or rel.endswith((".map", ".LEGAL.txt")) or "/fonts/" in rel and not rel.endswith(".woff2") \
                 or is_copy(path):
             continue
+        if rel.endswith(".snapshot"):
+            rel += ".gz"
         if rel.endswith("index.html"):
             rel = rel[: -len("index.html")] or "./"
         paths.append(rel)

@@ -164,7 +164,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             _copy_if_changed(Path(self.config.pyodide_dir) / name, pyodide / name)
         snapshot = self.built_snapshot()
         if snapshot:
-            (assets / snapshot.name).write_bytes(snapshot.data)
+            snapshot.write(assets)
         # the Content-Security-Policy into every page, then `_headers`, then sw.js (which hashes both)
         try:
             header_policy = csp.finalize(site, dev=self.serving)

@@ -29,7 +29,7 @@ import brotli
 
 CACHE = Path(__file__).resolve().parent.parent / ".cache" / "precompressed"
 COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".wasm", ".svg", ".txt", ".xml", ".map",
-                ".ttf", ".otf", ".eot", ".woff", ".ico", ".webmanifest", ".zip"}
+                ".ttf", ".otf", ".eot", ".woff", ".ico", ".webmanifest", ".zip", ".snapshot"}
 SKIP = {"sitemap.xml"}  # MkDocs writes its own sitemap.xml.gz
 ENCODINGS = ("br", "gz")
 KEEP_BELOW = 0.95  # a copy at least 5 % smaller than its file, or none
@@ -79,6 +79,14 @@ def _cached(cache, data, digest, encoding, quality, stats):
         f.write(out)
     os.replace(tmp, entry)
     return out
+
+
+def copy_of(data, encoding, cache=CACHE):
+    """The bytes of `data`'s `encoding` copy, exactly as precompress() writes them (and from
+    the same cache): the build ships the memory snapshot's gzip copy under a hash it must
+    know before precompress() runs (course_build/snapshot.py)."""
+    stats = {"compress_s": 0.0, "compressed": 0}
+    return _cached(Path(cache), data, hashlib.sha256(data).hexdigest(), encoding, _quality(encoding, len(data)), stats)
 
 
 def _prune(cache):

@@ -35,6 +35,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import precompress
+
 VERIFIED_PYODIDE = "314.0.7"
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = [ROOT / "course_browser" / name for name in ("snapshot.mjs", "interpreter.mjs", "snapshot-format.mjs")]
@@ -48,24 +50,38 @@ class SnapshotError(Exception):
 
 @dataclass(frozen=True)
 class Snapshot:
-    data: bytes  # the file as shipped (gzip)
-    sha256: str  # of `data`
-    body_sha256: str  # of the decompressed body, for a host that decodes the gzip on the way
+    """The snapshot ships as two files. `python.<hash>.snapshot` is its body, which a host
+    that compresses on the way sends as Brotli (4.3 MB, from precompress's `.br` copy)
+    or gzip; `python.<hash>.snapshot.gz` is that body gzipped (6.0 MB), precompress's own
+    `.gz` copy, which the worker inflates itself where the host sends the body as it is
+    (course_browser/snapshot-fetch.mjs)."""
+
+    body: bytes  # the memory, packed (course_browser/snapshot-format.mjs)
+    gz: bytes  # the body gzipped, byte for byte precompress's `.gz` copy of it
+    sha256: str  # of `gz`
+    body_sha256: str  # of `body`: what the worker hashes where the browser decoded the file
     size: int  # of the memory it restores: the worker lays it out before the first byte arrives
 
     @classmethod
     def of(cls, data):
-        """The snapshot shipped as `data` (the gzip file), with what the page says of it."""
-        body = gzip.decompress(data)
-        return cls(data, hashlib.sha256(data).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
+        """The snapshot whose body is `data`, or `data` inflated if it is gzip."""
+        body = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+        gz = precompress.copy_of(body, "gz")
+        return cls(body, gz, hashlib.sha256(gz).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
 
     @property
     def name(self):
-        return f"python.{self.sha256[:12]}.snapshot.gz"
+        """The body's file name; the gzip file is this with `.gz` added."""
+        return f"python.{self.body_sha256[:12]}.snapshot"
+
+    def write(self, folder):
+        (folder / self.name).write_bytes(self.body)
+        (folder / f"{self.name}.gz").write_bytes(self.gz)
 
     def config(self):
         """What the page's runtime config says about it (course_browser/launch.js)."""
-        return {"file": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256, "size": self.size}
+        return {"file": f"{self.name}.gz", "body": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256,
+                "size": self.size}
 
 
 def cache_key(pyodide_dir, files_bytes):

@@ -72,6 +72,9 @@ def _not_modified(headers, mtime):
     return int(mtime) <= since
 
 
+CHUNK = 64 * 1024
+
+
 class Handler(SimpleHTTPRequestHandler):
     isolated = False
     precompressed = False
@@ -176,12 +179,16 @@ class Handler(SimpleHTTPRequestHandler):
         return None
 
     def copyfile(self, source, outputfile):
+        """Counted as it goes: a client that drops a response after its headers (the
+        worker does, for a snapshot body the host sends uncompressed) is sent only what
+        the connection took until then."""
         if self.sent is None:
             return super().copyfile(source, outputfile)
-        data = source.read()
         path = self.path.split("?")[0]
-        self.sent[path] = self.sent.get(path, 0) + len(data)  # before the client can have it all
-        outputfile.write(data)
+        self.sent.setdefault(path, 0)
+        while chunk := source.read(CHUNK):
+            outputfile.write(chunk)
+            self.sent[path] += len(chunk)
 
 
 class Server(ThreadingHTTPServer):

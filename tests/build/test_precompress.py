@@ -3,6 +3,8 @@ to the very bytes of their files, the service worker leaves them out, `_headers`
 how a host serves them, and the test server serves them when asked to."""
 
 import gzip
+import hashlib
+import html
 import json
 import os
 import re
@@ -59,16 +61,33 @@ def test_incompressible_files_have_no_copy(site):
         assert not path.with_name(path.name + ".br").exists() and not path.with_name(path.name + ".gz").exists(), path
 
 
-def test_the_service_worker_precaches_no_copy(site):
+def test_the_service_worker_precaches_no_copy_but_the_snapshots_gzip_file(site):
+    """The memory snapshot's gzip copy (6 MB) is precached in place of its body (15 MB):
+    it is what the Python worker of a page served offline asks for."""
     listed = precache_list(site)
     assert "sw.js" not in listed and any(p.endswith("pyodide.asm.wasm") for p in listed)
-    # a .gz of the site's own (the gzipped memory snapshot) is a file, not a copy, and stays
-    assert not [p for p in listed if is_copy(site / p)]
+    (snapshot,) = [p for p in listed if ".snapshot" in p]
+    assert snapshot.endswith(".snapshot.gz") and is_copy(site / snapshot)
+    assert not [p for p in listed if is_copy(site / p) and p != snapshot]
     source = (site / "sw.js").read_text()
     hashes = json.loads(re.search(r"const HASHES = (\{.*?\});", source, re.S).group(1))
     assert set(hashes) == set(listed)
     copies = [p.relative_to(site).as_posix() for p in site.rglob("*") if is_copy(p)]
-    assert len(copies) > 100 and not set(copies) & set(hashes)
+    assert len(copies) > 100 and set(copies) & set(hashes) == {snapshot}
+
+
+def test_the_snapshots_gzip_file_is_the_one_its_page_vouches_for(site):
+    """The page carries the hash of the gzip file and of the body; precompress, which runs
+    after the pages are written, must leave the gzip file as the build hashed it."""
+    meta = re.search(r'<meta name="course-runtime" content="([^"]*)"', (site / "autograd/index.html").read_text())
+    config = json.loads(html.unescape(meta.group(1)))["snapshot"]
+    folder = site / "assets/course"
+    gz, body = (folder / config["file"]).read_bytes(), (folder / config["body"]).read_bytes()
+    assert config["file"] == config["body"] + ".gz"
+    assert hashlib.sha256(gz).hexdigest() == config["sha256"]
+    assert hashlib.sha256(body).hexdigest() == config["bodySha256"] and gzip.decompress(gz) == body
+    brotli_copy = (folder / (config["body"] + ".br")).read_bytes()
+    assert brotli.decompress(brotli_copy) == body and len(brotli_copy) < 0.75 * len(gz)
 
 
 def test_headers_say_how_a_host_serves_the_copies(site):
