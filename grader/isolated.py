@@ -69,7 +69,7 @@ def _snapshot():
 
     try:
         cached = CACHE / f"{cache_key(PYODIDE, _runner_files())}.gz"
-        return cached.read_bytes() if cached.is_file() else make_snapshot(PYODIDE, _runner_files()).data
+        return cached.read_bytes() if cached.is_file() else make_snapshot(PYODIDE, _runner_files()).gz
     except (SnapshotError, OSError, ValueError):
         return None
 

@@ -24,7 +24,7 @@ def restored(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("snapshot")
     files = runner_bundle(Path(runner.__file__).parent)
     snapshot = make_snapshot(PYODIDE, files)
-    (tmp / "snapshot.gz").write_bytes(snapshot.data)
+    (tmp / "snapshot.gz").write_bytes(snapshot.gz)
     (tmp / "course.json").write_bytes(files)
     proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", str(tmp / "snapshot.gz"), str(tmp / "course.json")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
