@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from . import helpers
 from .conftest import wait_for_python
-from .saved import locked_items, progress, seed_progress, solved
+from .saved import locks, progress, seed_progress, solved
 
 
 class Level:
@@ -45,11 +45,18 @@ class Level:
 
     def open_unlocked(self, python=False):
         """The level with every locked section open: each item that opens one, solved."""
-        self.page.goto(self.url)
-        level = self.page.locator(".course-level").get_attribute("data-level")
-        seed_progress(self.page, progress({level: solved(*locked_items(self.page))}))
-        self.page.reload()
-        return self.python_ready() if python else self
+        level, items, _ = locks(self.html())
+        return self.open(progress({level: solved(*items)}), python=python)
+
+    def open_around(self, slot, python=False):
+        """The level with the locked sections around `slot` open (each item that opens one,
+        solved), so that it is on screen; the other sections stay locked."""
+        level, _, around = locks(self.html(), slot)
+        return self.open(progress({level: solved(*around)}), python=python)
+
+    def html(self):
+        """The page's HTML as the server sends it: read without loading the page."""
+        return self.page.request.get(self.url).text()
 
     @property
     def stars(self):

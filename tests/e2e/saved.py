@@ -4,6 +4,7 @@ them, so a new schema or key moves every seed with it."""
 
 import json
 import uuid
+from html.parser import HTMLParser
 
 from runner.facts import STORAGE
 
@@ -43,6 +44,36 @@ def saved_progress(page, key=KEY):
     return None if text is None else json.loads(text)
 
 
-def locked_items(page):
-    """The items whose solving opens each locked section of the loaded page."""
-    return page.locator(".course-locked").evaluate_all("(ls) => ls.map((l) => l.dataset.after)")
+class _Locks(HTMLParser):
+    """A level page's locked sections, read from its HTML (no page load, no Python boot):
+    the level's id, each section's item in page order, and the sections around `slot`."""
+
+    def __init__(self, slot=None):
+        super().__init__()
+        self.slot, self.level, self.items, self.around = slot, None, [], None
+        self.open = []  # for each <div> now open: the item of its lock, or None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        if "course-level" in classes:
+            self.level = attrs.get("data-level")
+        if tag == "div":
+            after = attrs.get("data-after") if "course-locked" in classes else None
+            self.open.append(after)
+            if after:
+                self.items.append(after)
+        if self.slot is not None and attrs.get("data-slot") == self.slot and self.around is None:
+            self.around = [item for item in reversed(self.open) if item]
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.open:
+            self.open.pop()
+
+
+def locks(html, slot=None):
+    """(the level's id, the items whose solving opens each locked section, the items of the
+    sections around the element with data-slot=`slot`, innermost first) of a page's HTML."""
+    found = _Locks(slot)
+    found.feed(html)
+    return found.level, found.items, found.around or []

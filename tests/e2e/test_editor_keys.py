@@ -11,7 +11,6 @@ from grader import catalog
 from .conftest import wait_until
 from .helpers import SIZES, confirm
 from .pages import Level
-from .saved import progress, solved
 
 SLOT = "mul-backward"
 SUGGESTIONS = ".cm-tooltip-autocomplete"
@@ -21,11 +20,7 @@ SOLUTION = catalog.load(SLOT).solution
 def open_mul(page, site, python=False):
     """The level with what opens the mul-backward exercise answered (each locked section
     around it opens once the item it names is solved), so the exercise is on screen."""
-    level = Level(page, site, "autograd").open(python=False)
-    after = level.exercise(SLOT).root.evaluate(
-        "e => { const ids = []; for (let s = e.closest('.course-locked'); s; s = s.parentElement.closest('.course-locked'))"
-        " ids.push(s.dataset.after); return ids; }")
-    ex = level.open(progress({"autograd": solved(*after)}), python=python).exercise(SLOT)
+    ex = Level(page, site, "autograd").open_around(SLOT, python=python).exercise(SLOT)
     expect(ex.root).to_be_visible()
     # built: the buttons below it have settled (CodeMirror loads while Python boots: on a busy
     # machine that takes more than expect's default 5 s)
