@@ -12,17 +12,24 @@ export const COURSE_DIR = "/home/pyodide/course";
 const SYS_PATH = `import sys
 sys.path[:] = [${JSON.stringify(COURSE_DIR)}, ""] + [p for p in sys.path if p not in (${JSON.stringify(COURSE_DIR)}, "")]`;
 
+// The finders of folders look again, for files written after the interpreter started.
+// The standard library's zip importer is left alone: it keeps the table of contents a
+// snapshot holds, so a snapshot boot reads the zip only to import a module that the
+// snapshot lacks (stdlib.mjs). importlib.invalidate_caches() would drop that table.
+const LOOK_AGAIN = `import sys, zipimport
+[f.invalidate_caches() for f in list(sys.path_importer_cache.values())
+ if f is not None and not isinstance(f, zipimport.zipimporter)]`;
+
 /** Write files, {path: text} under the course folder, into Pyodide's file system. From
  * JavaScript: Pyodide's file system is JavaScript, so no Python runs for them
- * (unpacking a zip in Python cost 30-40 ms of every boot). The import system is then
- * told to look again, for files written after the interpreter started. */
+ * (unpacking a zip in Python cost 30-40 ms of every boot). */
 export function writeFiles(pyodide, files) {
   for (const [path, text] of Object.entries(files)) {
     const file = `${COURSE_DIR}/${path}`;
     pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
     pyodide.FS.writeFile(file, text);
   }
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  pyodide.runPython(LOOK_AGAIN);
 }
 
 /** Write the course files (course_build/packaging.py) and import `entry`, the module

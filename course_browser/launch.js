@@ -33,7 +33,8 @@ function snapshotConfig(snapshot, base) {
   if (!usable) return null;
   const offline = Boolean(globalThis.navigator?.serviceWorker?.controller);
   return { url: new URL(snapshot.file, base).href, bodyUrl: snapshot.body && !offline ? new URL(snapshot.body, base).href : null,
-    sha256: snapshot.sha256, bodySha256: snapshot.bodySha256, size: snapshot.size };
+    sha256: snapshot.sha256, bodySha256: snapshot.bodySha256, size: snapshot.size,
+    emptyZipUrl: snapshot.emptyZip ? new URL(snapshot.emptyZip, base).href : null };
 }
 
 /** Create a worker and send it the boot message: a grading interpreter ("runner",

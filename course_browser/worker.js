@@ -3,7 +3,7 @@
 // (role "lab"); see python.js.
 //
 // Protocol (main -> worker):
-//   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, bodyUrl, sha256, bodySha256, size}, seed?}
+//   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, bodyUrl, sha256, bodySha256, size, emptyZipUrl}, seed?}
 //   {type: "call", id, fn, args, given?}  fn is a function of runner.api (or labs.api);
 //                                         given: {path: text}, the files the exercise gives
 // Worker -> main:
@@ -25,6 +25,7 @@
 
 import { AFTER_RESTORE, importCourse, writeFiles } from "./interpreter.mjs";
 import { restoreFromSnapshot } from "./snapshot-fetch.mjs";
+import { fetchStdlibWhenRead } from "./stdlib.mjs";
 
 const post = self.postMessage.bind(self); // captured before any learner code can touch it
 let booting = null;
@@ -76,13 +77,15 @@ function useWasmModule(seedModule) {
 /** Python from the snapshot: the seed's copy of its memory, or the build's file
  * (checked against the hash the page carries); otherwise, or when restoring fails,
  * a normal boot. */
-async function startPython(loadPyodide, indexURL, snapshot, seed) {
+async function startPython(loadPyodide, indexURL, snapshot, seed, emptyZipUrl) {
   const restore = seed?.memory ? { options: { _loadSnapshot: new Uint8Array(seed.memory) },
     checked: Promise.resolve({}), waited: 0 } : snapshot ? restoreFromSnapshot(snapshot) : null;
   if (restore) {
     try {
-      const py = await loadPyodide({ indexURL, ...restore.options });
+      const stdlib = emptyZipUrl ? { stdLibURL: emptyZipUrl } : {};
+      const py = await loadPyodide({ indexURL, ...stdlib, ...restore.options });
       const timings = await restore.checked;
+      if (emptyZipUrl) fetchStdlibWhenRead(py, new URL("python_stdlib.zip", indexURL).href);
       py.runPython(AFTER_RESTORE);
       return { py, mode: seed ? "seeded" : "snapshot", memory: restore.options._loadSnapshot,
         timings: { ...timings, snapshotWaited: restore.waited } };
@@ -163,7 +166,7 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
       seed?.files ? seed.files : fetchFiles(filesUrls),
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed);
+    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed, snapshot?.emptyZipUrl);
     pyodide = booted.py;
     const loaded = performance.now();
     api = importCourse(pyodide, files, ENTRY[role] || ENTRY.runner);

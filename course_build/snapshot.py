@@ -40,8 +40,15 @@ from . import precompress
 VERIFIED_PYODIDE = "314.0.7"
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = [ROOT / "course_browser" / name for name in ("snapshot.mjs", "interpreter.mjs", "snapshot-format.mjs")]
-PYODIDE_BUILD = ("pyodide.asm.mjs", "pyodide.asm.wasm", "package.json")
+# what the snapshot depends on: the zip is in it too, as the table of contents that its
+# zip importer read (course_browser/stdlib.mjs relies on that table matching the zip served)
+PYODIDE_BUILD = ("pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
 CACHE = ROOT / "build" / "snapshot"
+# A zip with no entries, 22 bytes: what a snapshot boot gives Pyodide in place of the
+# standard library's 2.5 MB (course_browser/stdlib.mjs). Named by its hash, as every
+# file under assets/course is.
+EMPTY_ZIP = b"PK\x05\x06" + bytes(18)
+EMPTY_ZIP_NAME = f"empty.{hashlib.sha256(EMPTY_ZIP).hexdigest()[:12]}.zip"
 
 
 class SnapshotError(Exception):
@@ -77,11 +84,12 @@ class Snapshot:
     def write(self, folder):
         (folder / self.name).write_bytes(self.body)
         (folder / f"{self.name}.gz").write_bytes(self.gz)
+        (folder / EMPTY_ZIP_NAME).write_bytes(EMPTY_ZIP)
 
     def config(self):
         """What the page's runtime config says about it (course_browser/launch.js)."""
         return {"file": f"{self.name}.gz", "body": self.name, "sha256": self.sha256, "bodySha256": self.body_sha256,
-                "size": self.size}
+                "size": self.size, "emptyZip": EMPTY_ZIP_NAME}
 
 
 def cache_key(pyodide_dir, files_bytes):

@@ -106,6 +106,22 @@ def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     assert not [k for k in page.evaluate("Object.keys(localStorage)") if "snapshot" in k]
 
 
+def test_the_standard_library_comes_only_for_a_module_the_snapshot_lacks(page, site):
+    """A snapshot boot installs an empty zip where the standard library's 2.5 MB go: the
+    boot and a Check read nothing of it. Learner code that imports a module the snapshot
+    lacks still has it (course_browser/stdlib.mjs fetches the zip then)."""
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    level = Level(page, site, "autograd").open()
+    assert boot_mode(page) == "snapshot"
+    passes(level)
+    assert not [url for url in requested if url.endswith("python_stdlib.zip")]
+    exercise = level.exercise("quiz-sub-backward")
+    exercise.replace_code("import statistics\nprint('median', statistics.median([30, 10, 20]))\n")
+    expect(exercise.run()).to_contain_text("median 20")
+    assert [url for url in requested if url.endswith("python_stdlib.zip")]
+
+
 def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
     """The snapshot is 6.3 MB more on a first visit: a browser set to save data
     (Save-Data) boots Python normally and never fetches it."""

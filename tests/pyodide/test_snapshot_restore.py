@@ -13,7 +13,7 @@ import pytest
 
 import runner
 from course_build.packaging import runner_bundle
-from course_build.snapshot import VERIFIED_PYODIDE, make_snapshot, pyodide_version
+from course_build.snapshot import EMPTY_ZIP, VERIFIED_PYODIDE, make_snapshot, pyodide_version
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -26,7 +26,9 @@ def restored(tmp_path_factory):
     snapshot = make_snapshot(PYODIDE, files)
     (tmp / "snapshot.gz").write_bytes(snapshot.gz)
     (tmp / "course.json").write_bytes(files)
-    proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", str(tmp / "snapshot.gz"), str(tmp / "course.json")],
+    (tmp / "empty.zip").write_bytes(EMPTY_ZIP)
+    proc = subprocess.run(["node", "tests/pyodide/restore_snapshot.mjs", *(str(tmp / name) for name in
+                                                                          ("snapshot.gz", "course.json", "empty.zip"))],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -58,3 +60,12 @@ def test_a_restored_interpreter_runs_learner_code_with_tracebacks(restored):
     run = restored["run"]
     assert run["stdout"] == "6.0\n", run
     assert "ZeroDivisionError" in json.dumps(run), run
+
+
+@pytest.mark.pyodide
+def test_the_standard_library_is_fetched_only_for_a_module_the_snapshot_lacks(restored):
+    stdlib = restored["stdlib"]
+    assert not restored["before"]["statistics_loaded"]
+    assert stdlib["fetchedBefore"] == 0  # the boot, a run and a traceback read nothing of the zip
+    assert stdlib["fetchedAfter"] == 1, stdlib
+    assert stdlib["imported"]["stdout"] == "2\n", stdlib
