@@ -2,7 +2,8 @@
 // Brings the page's blocks to life on first load and after every instant
 // navigation (Material's document$), in short steps so that typing and scrolling
 // never wait long; pages with no code or lab start Python once idle.
-import { mountLevel, pageLevel, renderCourseMap } from "./level.js";
+import { renderCourseMap } from "./course-map.js";
+import { mountLevel, pageLevel } from "./level.js";
 import { onProgress, progress } from "./progress.js";
 import { mountQuestion } from "./question.js";
 import { python, startWhenIdle } from "./runtime.js";

@@ -48,7 +48,7 @@ const optional = (v, type) => v === undefined || typeof v === type;
 const pick = (object, keys) => Object.fromEntries(keys.filter((k) => object[k] !== undefined).map((k) => [k, object[k]]));
 
 /** A Resume link the page may follow: a path on this site ("/autograd/"), as the page
- * itself saves it (rememberVisit), and nothing else: no scheme (javascript:, data:,
+ * itself saves it (course-map.js rememberVisit), and nothing else: no scheme (javascript:, data:,
  * https:), no other host (not even "//host/" or "/\\host/", which browsers read as
  * one), no whitespace that a URL parser strips. Returns the link resolved on this site. */
 export function safeUrl(url) {

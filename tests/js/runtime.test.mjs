@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { starsForWork, starsText } from "../../course_browser/level.js";
+import { starsForWork } from "../../course_browser/level.js";
+import { starsText } from "../../course_browser/level-items.js";
 import { parseNumber } from "../../course_browser/question.js";
 
 test("numbers are read the way people type them", () => {
