@@ -87,9 +87,16 @@ async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
  * decodes; any other host, and the offline worker (which keeps the gzip file, so the
  * page leaves `bodyUrl` out), sends the gzip file, inflated here. Asking for the body
  * first costs a host that sends it as it is (15 MB) one round trip: the response is
- * dropped as soon as its headers show no Content-Encoding. */
+ * dropped as soon as its headers show no Content-Encoding. A later visit takes
+ * whichever of the two the HTTP cache kept, and asks the host nothing (a dropped body
+ * is not kept, and asked for again would cost that round trip, and the bytes the host
+ * pushed before the drop, on every visit). */
 async function openSnapshot({ url, bodyUrl }) {
   if (bodyUrl) {
+    for (const kept of [bodyUrl, url]) {
+      const response = await fetch(kept, { cache: "only-if-cached", mode: "same-origin" }).catch(() => null);
+      if (response?.ok) return response;
+    }
     try {
       const response = await fetch(bodyUrl);
       const coding = response.headers.get("content-encoding");

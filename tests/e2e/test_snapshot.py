@@ -205,3 +205,30 @@ def test_a_host_that_serves_precompressed_copies_sends_the_snapshot_as_brotli(pa
     assert sent[f"/assets/course/{config['body']}"] == brotli_copy.stat().st_size
     assert not [path for path in sent if path.endswith(".snapshot.gz")]
     passes(level)
+
+
+@pytest.fixture
+def plain_host(built_site):
+    """The build served with its files as they are; yields (its URL, every path asked for)."""
+    requests = []
+    for url in served(built_site, requests=requests):
+        yield url, requests
+
+
+@pytest.mark.parametrize("host", ["plain_host", "precompressing_host"])
+def test_a_later_visit_takes_the_snapshot_from_the_http_cache(browser, request, host):
+    """Whichever file the first visit took (the gzip file from a host that sends the body
+    as it is, the body from one that compresses it), a later visit asks the host for
+    no snapshot file: a dropped body is not in the cache, and asked for again it would
+    cost a round trip, and what the host pushed before the drop, on every visit."""
+    url, asked = request.getfixturevalue(host)
+    context = browser.new_context(service_workers="block")
+    Level(context.new_page(), url, "autograd").open()
+    asked_first = list(asked) if isinstance(asked, list) else dict(asked)
+    assert [path for path in asked_first if ".snapshot" in path]
+    asked.clear()
+    page = context.new_page()
+    Level(page, url, "autograd").open()
+    assert boot_mode(page) == "snapshot"
+    assert not [path for path in asked if ".snapshot" in path], asked
+    context.close()
