@@ -11,11 +11,12 @@ hashes hold whichever the host sends; the copies themselves are never precached
 (see `is_copy`). A copy is kept only where it is at least 5 % smaller: not the
 standard library zip (deflated entry by entry: brotli saves 2 %) nor woff2 fonts.
 
-Brotli's best quality (11) takes ~40 s on the wasm on a 2-core machine and the
-site is built several times per test run, so outputs are cached by content hash
-in `.cache/precompressed/` (git-ignored): a rebuild whose files did not change
-compresses nothing. Files over 4 MB (the wasm) get quality 10: 16 s cold for
-2 % more bytes (2.79 MB against 2.74 MB) than quality 11's 40 s.
+Every copy is Brotli's best quality (11): the wasm and the memory snapshot, which
+every first visit sends, are 0.23 MB smaller than at quality 10, for about 25 s more
+of one core each on a fresh build. The site is built several times per test run, so
+outputs are cached by content hash in `.cache/precompressed/` (git-ignored): a
+rebuild whose files did not change compresses nothing, and files are compressed on
+every core at once (brotli releases the GIL).
 """
 
 import gzip
@@ -23,6 +24,7 @@ import hashlib
 import os
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import brotli
@@ -34,7 +36,9 @@ SKIP = {"sitemap.xml"}  # MkDocs writes its own sitemap.xml.gz
 ENCODINGS = ("br", "gz")
 KEEP_BELOW = 0.95  # a copy at least 5 % smaller than its file, or none
 MIN_SIZE = 256  # below this a copy saves less than a request's headers
-BIG = 4_000_000  # bytes: from here, brotli quality 10 instead of 11
+# Brotli's window (log2 of bytes) by suffix, where the largest pays: the snapshot is 4.19 MB
+# at 24 against 4.23 at the default 22; the wasm does worse at 24 (2.77 against 2.74 MB)
+WINDOW = {".snapshot": 24}
 PRUNE_AFTER_S = 30 * 86400  # cache entries unused this long are dropped
 
 
@@ -44,16 +48,18 @@ def is_copy(path):
     return path.suffix in (".br", ".gz") and path.with_suffix("").is_file()
 
 
-def _quality(encoding, size):
+def _setting(encoding, suffix):
+    """How a copy is made, as its cache entry names it: gzip level 9, or Brotli 11 and its window."""
     if encoding == "gz":
-        return 9
-    return 10 if size >= BIG else 11
+        return "9"
+    return f"11w{WINDOW.get(suffix, 22)}"
 
 
-def _compress(data, encoding, quality):
+def _compress(data, encoding, setting):
     if encoding == "br":
-        return brotli.compress(data, quality=quality)
-    return gzip.compress(data, compresslevel=quality, mtime=0)
+        quality, window = setting.split("w")
+        return brotli.compress(data, quality=int(quality), lgwin=int(window))
+    return gzip.compress(data, compresslevel=int(setting), mtime=0)
 
 
 def _worth_trying(data):
@@ -63,30 +69,30 @@ def _worth_trying(data):
     return len(brotli.compress(sample, quality=1)) < KEEP_BELOW * len(sample)
 
 
-def _cached(cache, data, digest, encoding, quality, stats):
-    entry = cache / f"{digest}.{encoding}{quality}"
+def _cached(cache, data, digest, encoding, setting):
+    """The copy's bytes, and the seconds spent compressing them (None: from the cache)."""
+    entry = cache / f"{digest}.{encoding}{setting}"
     if entry.is_file():
         os.utime(entry)  # still in use: spared by the pruning
-        return entry.read_bytes()
+        return entry.read_bytes(), None
     started = time.perf_counter()
-    out = _compress(data, encoding, quality)
-    stats["compress_s"] += time.perf_counter() - started
-    stats["compressed"] += 1
+    out = _compress(data, encoding, setting)
+    seconds = time.perf_counter() - started
     cache.mkdir(parents=True, exist_ok=True)
     # write then rename: builds running side by side never read half an entry
     fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-")
     with os.fdopen(fd, "wb") as f:
         f.write(out)
     os.replace(tmp, entry)
-    return out
+    return out, seconds
 
 
-def copy_of(data, encoding, cache=CACHE):
-    """The bytes of `data`'s `encoding` copy, exactly as precompress() writes them (and from
-    the same cache): the build ships the memory snapshot's gzip copy under a hash it must
-    know before precompress() runs (course_build/snapshot.py)."""
-    stats = {"compress_s": 0.0, "compressed": 0}
-    return _cached(Path(cache), data, hashlib.sha256(data).hexdigest(), encoding, _quality(encoding, len(data)), stats)
+def copy_of(data, encoding, suffix, cache=CACHE):
+    """The bytes of the `encoding` copy of `data`, a file named `*suffix`, exactly as
+    precompress() writes them (and from the same cache): the build ships the memory
+    snapshot's gzip copy under a hash it must know before precompress() runs
+    (course_build/snapshot.py)."""
+    return _cached(Path(cache), data, hashlib.sha256(data).hexdigest(), encoding, _setting(encoding, suffix))[0]
 
 
 def _prune(cache):
@@ -99,39 +105,49 @@ def _prune(cache):
             pass
 
 
+def _copies(path, cache):
+    """(path, {encoding: (copy bytes or None, seconds or None)}, size) for one file."""
+    data = path.read_bytes()
+    worth = len(data) >= MIN_SIZE and _worth_trying(data)
+    digest = hashlib.sha256(data).hexdigest() if worth else None
+    return path, {encoding: _cached(cache, data, digest, encoding, _setting(encoding, path.suffix)) if worth
+                  else (None, None) for encoding in ENCODINGS}, len(data)
+
+
 def precompress(site, cache=CACHE):
     """Write `X.br` and `X.gz` beside each compressible file X of `site` where they pay,
     and remove a copy that no longer does. Returns counts and sizes, for the build log."""
     site, cache = Path(site), Path(cache)
     stats = {"files": 0, "raw": 0, "br": 0, "gz": 0, "compressed": 0, "compress_s": 0.0}
-    for path in sorted(p for p in site.rglob("*") if p.is_file()):
-        if path.suffix not in COMPRESSIBLE or path.name in SKIP:
-            continue
-        data = path.read_bytes()
-        worth = len(data) >= MIN_SIZE and _worth_trying(data)
-        digest = hashlib.sha256(data).hexdigest() if worth else None
+    paths = sorted(p for p in site.rglob("*") if p.is_file() and p.suffix in COMPRESSIBLE and p.name not in SKIP)
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        done = list(pool.map(lambda path: _copies(path, cache), paths))
+    for path, copies, size in done:
         kept = {}
-        for encoding in ENCODINGS:
-            out = _cached(cache, data, digest, encoding, _quality(encoding, len(data)), stats) if worth else None
+        for encoding, (out, seconds) in copies.items():
+            if seconds is not None:
+                stats["compress_s"] += seconds
+                stats["compressed"] += 1
             copy = path.with_name(f"{path.name}.{encoding}")
-            if out is not None and len(out) <= KEEP_BELOW * len(data):
+            if out is not None and len(out) <= KEEP_BELOW * size:
                 copy.write_bytes(out)
                 kept[encoding] = len(out)
             elif copy.is_file():
                 copy.unlink()  # left by an earlier build into the same folder
         if kept:
             stats["files"] += 1
-            stats["raw"] += len(data)
+            stats["raw"] += size
             for encoding in ENCODINGS:
-                stats[encoding] += kept.get(encoding, len(data))
+                stats[encoding] += kept.get(encoding, size)
     _prune(cache)
     return stats
+
 
 # Appended to `_headers`: the one file a deployer reads, whichever host they use.
 HEADERS_NOTE = """
 # Precompressed copies: beside each compressible file X of this site are X.br
 # and X.gz, which decode to the same bytes (made at build time, Brotli quality 11,
-# 10 for files over 4 MB; gzip level 9). Netlify and Cloudflare Pages compress by
+# gzip level 9). Netlify and Cloudflare Pages compress by
 # themselves and leave them unused. A server that sends them in place of X, with
 # Content-Encoding and Vary: Accept-Encoding, sends a first visit in 60 % fewer
 # bytes (Pyodide's wasm: 9.6 MB as 2.8 MB), with no compression work per request:

@@ -73,7 +73,7 @@ class Snapshot:
     def of(cls, data):
         """The snapshot whose body is `data`, or `data` inflated if it is gzip."""
         body = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
-        gz = precompress.copy_of(body, "gz")
+        gz = precompress.copy_of(body, "gz", ".snapshot")
         return cls(body, gz, hashlib.sha256(gz).hexdigest(), hashlib.sha256(body).hexdigest(), memory_size(body))
 
     @property
