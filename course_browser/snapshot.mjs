@@ -17,6 +17,32 @@ import { gzipSync } from "node:zlib";
 import { importCourse } from "./interpreter.mjs";
 import { pack } from "./snapshot-format.mjs";
 
+// Fills every free chunk malloc can hand out with a zeroed bytearray, then frees them all.
+const ZERO_FILL = `def _zero_fill():
+    held = []
+    for size in (1 << 20, 1 << 16, 1 << 12, 1 << 10, 600):
+        try:
+            while True:
+                held.append(bytearray(size))
+        except MemoryError:
+            pass
+_zero_fill()
+del _zero_fill`;
+
+/** Zero the memory malloc holds free. Freed memory keeps its old bytes, garbage that the
+ * snapshot would carry and that compresses poorly: zeroed, the packed body went from
+ * 14.7 to 11.9 MB and its gzip from 6.2 to 5.2 MB. While Python fills, malloc is held to
+ * its footprint, so that the fill takes free memory only and the memory never grows. */
+function zeroFreeMemory(pyodide) {
+  const module = pyodide._module;
+  module._malloc_set_footprint_limit(module._malloc_footprint());
+  try {
+    pyodide.runPython(ZERO_FILL);
+  } finally {
+    module._malloc_set_footprint_limit(0xffffffff); // SIZE_MAX on wasm32: no limit, as before
+  }
+}
+
 async function main([pyodideDir, filesPath, output]) {
   const started = performance.now();
   const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
@@ -26,6 +52,7 @@ async function main([pyodideDir, filesPath, output]) {
     indexURL: `${resolve(pyodideDir)}/`, _makeSnapshot: true, _sysExecutable: "./this.program",
   });
   if (filesPath !== "-") importCourse(pyodide, JSON.parse(readFileSync(filesPath, "utf8"))); // "-": Pyodide alone, for the benchmarks
+  zeroFreeMemory(pyodide);
   const memory = pyodide.makeMemorySnapshot();
   const body = pack(memory);
   writeFileSync(output, gzipSync(body, { level: 6 }));

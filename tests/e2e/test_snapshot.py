@@ -123,7 +123,7 @@ def test_the_standard_library_comes_only_for_a_module_the_snapshot_lacks(page, s
 
 
 def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
-    """The snapshot is 6.3 MB more on a first visit: a browser set to save data
+    """The snapshot adds 1.6 to 3.5 MB to a first visit: a browser set to save data
     (Save-Data) boots Python normally and never fetches it."""
     page.add_init_script("Object.defineProperty(NetworkInformation.prototype, 'saveData', {get: () => true})")
     requested = []

@@ -49,5 +49,5 @@ try {
 }
 const after = JSON.parse(pyodide.runPython(`import json, os, sys, time
 json.dumps({"path": sys.path[:3], "executable": sys.executable, "underscore": os.environ.get("_"),
-            "tzname": list(time.tzname)})`));
+            "tzname": list(time.tzname), "allocated": len(bytearray(64 << 20))})`));
 console.log(JSON.stringify({ before, after, run, reference, stdlib }));
