@@ -13,10 +13,11 @@ standard library zip (deflated entry by entry: brotli saves 2 %) nor woff2 fonts
 
 Every copy is Brotli's best quality (11): the wasm and the memory snapshot, which
 every first visit sends, are 0.26 MB smaller than at quality 10 (the snapshot with
-WINDOW's larger window), for about 25 s more of one core each on a fresh build. The site is built several times per test run, so
-outputs are cached by content hash in `.cache/precompressed/` (git-ignored): a
-rebuild whose files did not change compresses nothing, and files are compressed on
-every core at once (brotli releases the GIL).
+WINDOW's larger window), for about 25 s more of one core each on a fresh build.
+The site is built several times per test run, so outputs are cached by content
+hash in `.cache/precompressed/` (git-ignored): a rebuild whose files did not change
+compresses nothing, and files are compressed on every core at once (brotli
+releases the GIL).
 """
 
 import gzip
