@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 // Node has no XMLHttpRequest: this one reads the file at the URL's path, counting the reads
 const fetched = [];
 globalThis.XMLHttpRequest = class {
-  open(method, url) {
+  open(_method, url) {
     this.url = url;
   }
   send() {
