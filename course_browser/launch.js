@@ -33,9 +33,21 @@ function snapshotConfig(snapshot, base) {
     && globalThis.navigator?.connection?.saveData !== true;
   if (!usable) return null;
   const offline = Boolean(globalThis.navigator?.serviceWorker?.controller);
-  return { url: new URL(snapshot.file, base).href, bodyUrl: snapshot.body && !offline ? new URL(snapshot.body, base).href : null,
+  const askBody = snapshot.body && !offline && hostCompresses();
+  return { url: new URL(snapshot.file, base).href, bodyUrl: askBody ? new URL(snapshot.body, base).href : null,
     sha256: snapshot.sha256, bodySha256: snapshot.bodySha256, size: snapshot.size,
     emptyZipUrl: snapshot.emptyZip ? new URL(snapshot.emptyZip, base).href : null };
+}
+
+/** Whether the host compressed this page on its way, as Navigation Timing tells from the
+ * response's headers (before the page has arrived): such a host most likely sends the
+ * snapshot's body compressed too (from the build's Brotli copy, or on the fly), and the
+ * worker asks for the body first. One that sent the page as it is would send the 11.9 MB
+ * body as it is: the worker asks for the gzip file at once. A browser that can't tell
+ * (no `contentEncoding`) asks for the body first and drops it at its headers if need be. */
+function hostCompresses() {
+  const coding = globalThis.performance?.getEntriesByType?.("navigation")?.[0]?.contentEncoding;
+  return coding === undefined || (coding !== "" && coding !== "identity");
 }
 
 /** Create a worker and send it the boot message: a grading interpreter ("runner",

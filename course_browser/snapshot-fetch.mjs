@@ -83,14 +83,14 @@ async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
 }
 
 /** The snapshot's response. A host that compresses on the way sends the body (from a
- * precompressed Brotli copy, 4.3 MB where the gzip file is 6.0 MB), which the browser
- * decodes; any other host, and the offline worker (which keeps the gzip file, so the
- * page leaves `bodyUrl` out), sends the gzip file, inflated here. Asking for the body
- * first costs a host that sends it as it is (15 MB) one round trip: the response is
- * dropped as soon as its headers show no Content-Encoding. A later visit takes
- * whichever of the two the HTTP cache kept, and asks the host nothing (a dropped body
- * is not kept, and asked for again would cost that round trip, and the bytes the host
- * pushed before the drop, on every visit). */
+ * precompressed Brotli copy, 3.5 MB where the gzip file is 5.0 MB), which the browser
+ * decodes; any other host, and the offline worker (which keeps the gzip file), sends the
+ * gzip file, inflated here. The page gives a `bodyUrl` only where the host compressed
+ * the page itself (launch.js); one that did but sends the body as it is (11.9 MB) costs
+ * a round trip: the response is dropped as soon as its headers show no Content-Encoding.
+ * A later visit takes whichever of the two the HTTP cache kept, and asks the host
+ * nothing (a dropped body is not kept, and asked for again would cost that round trip,
+ * and the bytes the host pushed before the drop, on every visit). */
 async function openSnapshot({ url, bodyUrl }) {
   if (bodyUrl) {
     for (const kept of [bodyUrl, url]) {
