@@ -49,18 +49,17 @@ def is_copy(path):
     return path.suffix in (".br", ".gz") and path.with_suffix("").is_file()
 
 
-def _setting(encoding, suffix):
-    """How a copy is made, as its cache entry names it: gzip level 9, or Brotli 11 and its window."""
-    if encoding == "gz":
-        return "9"
-    return f"11w{WINDOW.get(suffix, 22)}"
-
-
-def _compress(data, encoding, setting):
+def _recipe(encoding, suffix):
+    """How a copy of a `*suffix` file is made: the name its cache entry carries, and the
+    compressor's settings."""
     if encoding == "br":
-        quality, window = setting.split("w")
-        return brotli.compress(data, quality=int(quality), lgwin=int(window))
-    return gzip.compress(data, compresslevel=int(setting), mtime=0)
+        window = WINDOW.get(suffix, 22)
+        return f"br11w{window}", {"quality": 11, "lgwin": window}
+    return "gz9", {"compresslevel": 9, "mtime": 0}
+
+
+def _compress(data, encoding, settings):
+    return brotli.compress(data, **settings) if encoding == "br" else gzip.compress(data, **settings)
 
 
 def _worth_trying(data):
@@ -70,14 +69,15 @@ def _worth_trying(data):
     return len(brotli.compress(sample, quality=1)) < KEEP_BELOW * len(sample)
 
 
-def _cached(cache, data, digest, encoding, setting):
+def _cached(cache, data, digest, encoding, suffix):
     """The copy's bytes, and the seconds spent compressing them (None: from the cache)."""
-    entry = cache / f"{digest}.{encoding}{setting}"
+    made, settings = _recipe(encoding, suffix)
+    entry = cache / f"{digest}.{made}"
     if entry.is_file():
         os.utime(entry)  # still in use: spared by the pruning
         return entry.read_bytes(), None
     started = time.perf_counter()
-    out = _compress(data, encoding, setting)
+    out = _compress(data, encoding, settings)
     seconds = time.perf_counter() - started
     cache.mkdir(parents=True, exist_ok=True)
     # write then rename: builds running side by side never read half an entry
@@ -93,7 +93,7 @@ def copy_of(data, encoding, suffix, cache=CACHE):
     precompress() writes them (and from the same cache): the build ships the memory
     snapshot's gzip copy under a hash it must know before precompress() runs
     (course_build/snapshot.py)."""
-    return _cached(Path(cache), data, hashlib.sha256(data).hexdigest(), encoding, _setting(encoding, suffix))[0]
+    return _cached(Path(cache), data, hashlib.sha256(data).hexdigest(), encoding, suffix)[0]
 
 
 def _prune(cache):
@@ -111,7 +111,7 @@ def _copies(path, cache):
     data = path.read_bytes()
     worth = len(data) >= MIN_SIZE and _worth_trying(data)
     digest = hashlib.sha256(data).hexdigest() if worth else None
-    return path, {encoding: _cached(cache, data, digest, encoding, _setting(encoding, path.suffix)) if worth
+    return path, {encoding: _cached(cache, data, digest, encoding, path.suffix) if worth
                   else (None, None) for encoding in ENCODINGS}, len(data)
 
 
