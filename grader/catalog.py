@@ -19,6 +19,7 @@ them out as whole files.
 """
 
 import difflib
+import functools
 import json
 import re
 import tomllib
@@ -115,22 +116,32 @@ def suggestion(word, known):
 def key_line(text, key, table=None, nth=0):
     """The 1-based line of `key =` in a TOML text, inside `[table]` or `[[table]]` number
     `nth` when given; None when not found (the message then names the file alone)."""
-    current, seen = None, -1
+    return _key_lines(text).get((table, nth if table else 0, key))
+
+
+TOML_HEADER = re.compile(r"^\s*\[\[?\s*([\w.-]+)\s*\]\]?")
+TOML_KEY = re.compile(r"^\s*([\w.-]+)\s*=")
+
+
+@functools.lru_cache(maxsize=32)
+def _key_lines(text):
+    """{(table, nth, key): line} for a whole TOML text: a load asks for thousands of lines
+    (every message is built before its check) from a few texts."""
+    lines, current, seen = {}, None, {}
     for number, line in enumerate(text.splitlines(), 1):
-        header = re.match(r"^\s*\[\[?\s*([\w.-]+)\s*\]\]?", line)
-        if header:
+        if header := TOML_HEADER.match(line):
             current = header[1]
-            seen += current == table
-            continue
-        if re.match(rf"^\s*{re.escape(key)}\s*=", line) and current == table and (table is None or seen == nth):
-            return number
-    return None
+            seen[current] = seen.get(current, -1) + 1
+        elif key := TOML_KEY.match(line):
+            lines.setdefault((current, seen.get(current, 0), key[1]), number)
+    return lines
 
 
 def _check_keys(folder, text, table, known, where, table_name=None, nth=0):
     for key in table:
-        _expect(key in known, folder, f"unknown key {key!r}{where}{suggestion(key, known)}",
-                key_line(text, key, table_name, nth))
+        if key not in known:  # the message's search and suggestion only for a key that needs them
+            _expect(False, folder, f"unknown key {key!r}{where}{suggestion(key, known)}",
+                    key_line(text, key, table_name, nth))
 
 
 def _read_meta(folder, name="exercise.toml"):
