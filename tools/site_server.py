@@ -187,8 +187,14 @@ class Handler(SimpleHTTPRequestHandler):
         path = self.path.split("?")[0]
         self.sent.setdefault(path, 0)
         while chunk := source.read(CHUNK):
-            outputfile.write(chunk)
+            # counted before the write returns: the client may read the last chunk, and the
+            # test its count, before this thread runs again
             self.sent[path] += len(chunk)
+            try:
+                outputfile.write(chunk)
+            except OSError:
+                self.sent[path] -= len(chunk)
+                raise
 
 
 class Server(ThreadingHTTPServer):
