@@ -14,9 +14,11 @@ from tools.site_server import build_site  # noqa: E402
 
 def pytest_collection_modifyitems(items):
     """`slow` (left out of `make test-fast`): what needs the full build (a minute) or Pyodide;
-    tests/e2e marks its own tests, and a file marks what else is slow (every mutant)."""
+    tests/e2e marks its own tests, and a file marks what else is slow (every mutant). A
+    portable module, which Pyodide runs without pytest, names its slow tests in SLOW."""
     for item in items:
-        if "built_site" in item.fixturenames or item.get_closest_marker("pyodide"):
+        slow_here = getattr(item.module, "SLOW", ()) if isinstance(item, pytest.Function) else ()
+        if "built_site" in item.fixturenames or item.get_closest_marker("pyodide") or item.originalname in slow_here:
             item.add_marker(pytest.mark.slow)
 
 

@@ -22,7 +22,7 @@ from engine import Value
 from labs.bridge import engine_numbers, recorded_torch_numbers
 from labs.tangent import descent, tangent
 
-from .test_prose_numbers import PROSE
+from .test_prose_numbers import prose_rows
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?:\.\d+)?(?:[eE][−-]?\d+)?(?![\w])")
@@ -179,7 +179,7 @@ def checked_by_prose(page):
     test recomputes each one (the training page's losses, for one, need three runs)."""
     text = (DOCS / page).read_text(encoding="utf-8").replace("−", "-")
     found = set()
-    for where, words, _numbers in PROSE:
+    for where, words, _numbers in prose_rows():
         if where != page:
             continue
         pattern = "".join(r"([-]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)" if part.startswith("{") else re.escape(part)

@@ -190,6 +190,16 @@ ANSWERS = {
     "graph-size": lambda: len(((Value(1.0) * Value(2.0) + Value(3.0)).tanh()).topological_order()),
 }
 
+def _trains(*row):
+    """A PROSE row whose numbers come from training the page's network: seconds, so slow."""
+    return pytest.param(*row, marks=pytest.mark.slow)
+
+
+def prose_rows():
+    """PROSE as (page, words, numbers), marks set aside."""
+    return [row.values if hasattr(row, "values") else row for row in PROSE]
+
+
 # (page, the words it uses with {} for each number, the engine's numbers)
 PROSE = [
     ("chain-rule.md", "d = a·b + c = {:g}", lambda: [chain_square(2.0, -3.0, 10.0)["d_value"]]),
@@ -219,12 +229,12 @@ PROSE = [
     ("train.md", "∂out/∂w₂ = {:.4f} × 1.", lambda: [neuron()["w2"]]),
     ("more-ops.md", "The output there is $t = \\tanh 0.5 = {:.4f}$, and $1 - t^2 = {:.4f}$",
      lambda: [math.tanh(0.5), grad_of(lambda x: x.tanh(), x=0.5)["x"]]),
-    ("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
+    _trains("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
      lambda: [_losses(0.05)[0], _losses(0.05)[9], _losses(0.05)[-1]]),
-    ("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
-    ("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
-    ("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
-    ("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),
+    _trains("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
+    _trains("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
+    _trains("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
+    _trains("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),
     ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
      lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
 ]
@@ -264,7 +274,7 @@ def _minus(text):
     return text.replace("-", "−")
 
 
-@pytest.mark.parametrize(("page", "words", "numbers"), PROSE, ids=[f"{p}:{w[:30]}" for p, w, _ in PROSE])
+@pytest.mark.parametrize(("page", "words", "numbers"), PROSE, ids=[f"{page}:{words[:30]}" for page, words, _ in prose_rows()])
 def test_worked_numbers_in_prose_are_the_engines(page, words, numbers):
     text = (DOCS / page).read_text(encoding="utf-8")
     values = [int(v) if float(v).is_integer() and "{:d}" in words else v for v in numbers()]

@@ -30,6 +30,7 @@ from grader.compare import decide, verdict
 from grader.grading import data_for, report_for
 from runner.facts import MAX_OUTPUTS_PER_CASE, OUTPUT_LIMIT
 from tests.grading.answers import RIGHT, WRONG
+from tests.marks import exercise_params
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = ROOT / "tests/js/compare_cli.mjs"
@@ -240,7 +241,7 @@ def agree(exercise_id, labelled_reports, data):
     return py
 
 
-@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+@pytest.mark.parametrize("exercise_id", exercise_params(sorted(EXERCISES)))
 def test_real_code_gets_the_same_verdict(exercise_id):
     exercise = EXERCISES[exercise_id]
     data = wire(data_for(exercise))
@@ -269,7 +270,7 @@ def test_mutants_get_the_same_verdict(exercise_id):
     agree(exercise_id, labelled, data)
 
 
-@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+@pytest.mark.parametrize("exercise_id", exercise_params(sorted(EXERCISES)))
 def test_forged_reports_get_the_same_verdict(exercise_id):
     exercise = EXERCISES[exercise_id]
     data = wire(data_for(exercise))

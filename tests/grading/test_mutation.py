@@ -7,6 +7,7 @@ import pytest
 
 from grader.catalog import load, load_all
 from grader.mutate import KINDS, generate, learner_lines, mutants, mutation_report
+from tests.marks import exercise_params
 
 EXERCISES = sorted(load_all())
 
@@ -105,7 +106,7 @@ def test_a_listing_that_matches_a_killed_mutant_is_stale():
     assert result["stale"] == [wrong] and not result["survivors"]
 
 
-@pytest.mark.parametrize("exercise_id", EXERCISES)
+@pytest.mark.parametrize("exercise_id", exercise_params(EXERCISES))
 def test_solution_passes_without_its_demo(exercise_id):
     """Mutants are first run without the file's top-level demo (fast); a solution
     that needs its demo would send every mutant down the slow path."""

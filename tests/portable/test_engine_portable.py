@@ -8,6 +8,9 @@ import math
 
 from engine import MLP, Value, check_gradients, to_graph
 
+# seconds each, so left out of `make test-fast` (tests/conftest.py)
+SLOW = {"test_200k_node_chain_backpropagates", "test_training_fits_the_eight_points"}
+
 # (name, expression on Values, point)
 EXPRESSIONS = [
     ("add", lambda a, b: a + b, (2.0, 3.0)),

@@ -21,6 +21,9 @@ from tests.grading.answers import RIGHT, WRONG
 from tests.portable import inprocess as worker_api
 
 IN_PYODIDE = sys.platform == "emscripten"
+# seconds under CPython, so left out of `make test-fast` (tests/conftest.py); the Pyodide
+# run, which is where a path to JavaScript exists, is in `make test`
+SLOW = {"test_learner_code_finds_no_path_to_javascript"}
 
 
 def grade(exercise, code):

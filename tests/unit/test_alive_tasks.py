@@ -9,6 +9,7 @@ is checked the same way: its example passes, and the cheats it refuses are what
 the engine says they are.
 """
 
+import functools
 import json
 import math
 import re
@@ -40,8 +41,9 @@ class _Divs(HTMLParser):
             self.found.append(attrs)
 
 
+@functools.cache
 def render(text):
-    """A page's Markdown as the build renders its course blocks."""
+    """A page's Markdown as the build renders its course blocks (once a page: every test reads them)."""
     return markdown.markdown(text, extensions=[CourseBlocksExtension(exercises=load_all()), "md_in_html"])
 
 

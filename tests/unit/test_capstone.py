@@ -39,14 +39,22 @@ def test_a_piece_written_twice_stops_the_build():
         capstone_pieces({**exercises, "cube-backward": copy})
 
 
-def test_all_solutions_train_exactly_like_the_reference():
-    run = capstone.train(SOLUTIONS, steps=30)
+@pytest.fixture(scope="module")
+def trained():
+    """Thirty steps of the engine built from every solution (2 s), shared by the tests that read it."""
+    return capstone.train(SOLUTIONS, steps=30)
+
+
+@pytest.mark.slow  # trains two engines for 30 steps
+def test_all_solutions_train_exactly_like_the_reference(trained):
+    run = trained
     assert set(run["sources"].values()) == {"yours"}
     assert run["worst_gradient_gap"] < 1e-12
     assert run["losses"][-1] < run["losses"][0] / 10
     assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(run["losses"], run["reference"]))
 
 
+@pytest.mark.slow  # trains for 12 steps
 def test_training_is_resumable_from_the_parameters_the_page_keeps():
     whole = capstone.train(SOLUTIONS, steps=6)
     first = capstone.train(SOLUTIONS, steps=3)
@@ -111,8 +119,9 @@ def test_the_course_classes_are_the_exercises_solutions():
         assert ast.dump(capstone.COURSE_CLASSES[name]) == ast.dump(capstone._class_node(SOLUTIONS[name], name))
 
 
-def test_the_boundary_is_the_learners_trained_network_on_a_grid():
-    run = capstone.train(SOLUTIONS, steps=30)
+@pytest.mark.slow  # trains two engines for 30 steps
+def test_the_boundary_is_the_learners_trained_network_on_a_grid(trained):
+    run = trained
     grid = capstone.boundary(SOLUTIONS, run["params"], nx=7, ny=5)
     assert len(grid["z"]) == 5 and all(len(row) == 7 for row in grid["z"])
     # the trained network puts each training point on its own side
@@ -136,6 +145,7 @@ def test_the_moons_need_a_curved_boundary():
     assert inside(down[0], up[0], up[4], up[-1]), (down[0], up[0], up[4], up[-1])
 
 
+@pytest.mark.slow  # trains two engines for 35 steps
 def test_a_broken_mul_does_not_learn_while_the_reference_does():
     broken = {**SOLUTIONS, "__mul__": next(
         m for m in catalog.load("mul-backward").mistakes if m.name == "grad-for-data").code}
@@ -168,6 +178,7 @@ def test_a_starters_blank_names_its_piece_not_a_name_error(name):
 
 
 @pytest.mark.parametrize("which", ["all", "none", "mul-only", "all-but-network", "neuron-and-layer"])
+@pytest.mark.slow  # a CPython process trains the downloaded engine
 def test_the_downloaded_engine_runs_under_cpython_and_trains(tmp_path, which):
     codes = {"all": SOLUTIONS, "none": {}, "mul-only": {"__mul__": SOLUTIONS["__mul__"]},
              "all-but-network": {e: c for e, c in SOLUTIONS.items() if e not in capstone.NETWORK},

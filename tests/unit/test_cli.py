@@ -43,6 +43,7 @@ def test_grade_exit_codes_and_json(tmp_path):
     assert mistake.message in bad.stdout  # the diagnosis names the mistake
 
 
+@pytest.mark.slow  # proves every exercise
 def test_prove_and_list():
     result = cli("prove")
     assert result.returncode == 0, result.stdout + result.stderr
