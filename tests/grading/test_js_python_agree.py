@@ -37,13 +37,30 @@ CLI = ROOT / "tests/js/compare_cli.mjs"
 EXERCISES = catalog.load_all()
 
 
+_node = []  # the one Node process this module asks (a process a question cost 0.15 s)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _node_process():
+    yield
+    while _node:
+        process = _node.pop()
+        process.stdin.close()
+        process.wait(timeout=30)
+
+
 def node(payload):
+    """What compare.js decides and says, asked over JSON lines (tests/js/compare_cli.mjs)."""
     assert shutil.which("node"), "node is required"
-    text = json.dumps(payload, allow_nan=False)
-    result = subprocess.run(["node", str(CLI)], input=text, capture_output=True, text=True,
-                            timeout=120, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    if not _node:  # its stderr is the test's: pytest shows it with a failure
+        _node.append(subprocess.Popen(["node", str(CLI)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, encoding="utf-8", cwd=ROOT))
+    process = _node[0]
+    process.stdin.write(json.dumps(payload, allow_nan=False) + "\n")
+    process.stdin.flush()
+    line = process.stdout.readline()
+    assert line, f"compare_cli.mjs ended with exit code {process.poll()}"
+    return json.loads(line)
 
 
 def wire(value):
