@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tools.site_server import serve
 
+from .conftest import wait_for_python
 from .helpers import controlled_page
 from .pages import Question
 
@@ -52,6 +53,7 @@ def test_a_level_works_under_the_sub_path(browser, published):
     _, url = published
     context, page = controlled_page(browser, url + "accumulate/")
     expect(Question(page, "diamond-grad").answer("2")).to_contain_text("Right")
+    wait_for_python(page)  # Pyodide, the snapshot and the course's Python, all from under the sub-path
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)") == MOUNT
     context.close()
 
