@@ -9,6 +9,11 @@ import pytest
 TRAINS = {"sgd-step"}
 
 
+def slow(*values):
+    """One parametrization of a test, marked slow."""
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
 def exercise_params(exercise_ids):
     """Exercise ids to parametrize over, the ones whose grading trains marked slow."""
-    return [pytest.param(i, marks=pytest.mark.slow) if i in TRAINS else i for i in exercise_ids]
+    return [slow(i) if i in TRAINS else i for i in exercise_ids]

@@ -21,6 +21,7 @@ from mkdocs.config import load_config
 
 from course_build.exercise_data import proved_grading_data
 from grader.catalog import ExerciseError, load_exercise
+from tests.marks import slow
 from tests.small_course import course_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -294,7 +295,7 @@ def test_an_unproved_exercise_fails_the_build(tmp_path):
 @pytest.mark.parametrize(("exercise_id", "right", "backwards"), [
     ("chain-by-hand", "dL_dd = 2 * d * dL_dL", "dL_dd = -2 * d * dL_dL"),
     ("central-difference", "(f(x + h) - f(x - h))", "(f(x - h) - f(x + h))"),
-    pytest.param("sgd-step", "p.data -= lr * p.grad", "p.data += lr * p.grad", marks=pytest.mark.slow),
+    slow("sgd-step", "p.data -= lr * p.grad", "p.data += lr * p.grad"),  # its proof trains networks
 ])
 def test_a_backwards_solution_fails_to_prove(tmp_path, exercise_id, right, backwards):
     folder = tmp_path / exercise_id

@@ -19,6 +19,7 @@ from grader.catalog import load
 from labs.bridge import engine_numbers, recorded_torch_numbers
 from labs.tangent import STEPS, descent, tangent
 from runner.facts import QUESTION_TOLERANCE
+from tests.marks import slow
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -190,11 +191,6 @@ ANSWERS = {
     "graph-size": lambda: len(((Value(1.0) * Value(2.0) + Value(3.0)).tanh()).topological_order()),
 }
 
-def _trains(*row):
-    """A PROSE row whose numbers come from training the page's network: seconds, so slow."""
-    return pytest.param(*row, marks=pytest.mark.slow)
-
-
 def prose_rows():
     """PROSE as (page, words, numbers), marks set aside."""
     return [row.values if hasattr(row, "values") else row for row in PROSE]
@@ -229,12 +225,13 @@ PROSE = [
     ("train.md", "∂out/∂w₂ = {:.4f} × 1.", lambda: [neuron()["w2"]]),
     ("more-ops.md", "The output there is $t = \\tanh 0.5 = {:.4f}$, and $1 - t^2 = {:.4f}$",
      lambda: [math.tanh(0.5), grad_of(lambda x: x.tanh(), x=0.5)["x"]]),
-    _trains("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
+    # the rows below train the page's network: seconds each
+    slow("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
      lambda: [_losses(0.05)[0], _losses(0.05)[9], _losses(0.05)[-1]]),
-    _trains("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
-    _trains("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
-    _trains("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
-    _trains("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),
+    slow("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
+    slow("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
+    slow("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
+    slow("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),
     ("train.md", "{:d} + {:d} + {:d} = {:d} parameters",
      lambda: [3 * 8, 9 * 8, 9, parameter_count()]),
 ]
