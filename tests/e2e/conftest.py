@@ -50,12 +50,40 @@ def isolated_site(built_site):
     yield from served(built_site, isolated=True)
 
 
-@pytest.fixture
-def page(page):
+def _watch(page):
+    """Set `page` up as every test's: a 20 s default wait, dialogs accepted, and the list
+    that its JavaScript errors go to (returned)."""
     page.set_default_timeout(20_000)
     page.on("dialog", lambda dialog: dialog.accept())
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+@pytest.fixture
+def page(page):
+    errors = _watch(page)
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def _module_page(browser, browser_context_args):
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    errors = _watch(page)
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def shared_page(_module_page):
+    """One page that the tests of a module take turns on, in file order: for tests whose
+    every step starts anew (each Run and Check gets a fresh interpreter), so that one
+    visit serves them all, and what one test's runs leave behind meets the next one's.
+    A JavaScript error fails the test it happens in."""
+    page, errors = _module_page
+    errors.clear()
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 

@@ -38,6 +38,13 @@ class Level:
         self.page.goto(self.url)
         return self.python_ready() if python else self
 
+    def visit(self, python=True):
+        """The level as `open` gives it, opened only if the page is not on it already: the
+        first of the tests that share one page (conftest's shared_page) opens it."""
+        if self.page.url.split("#")[0] != self.url:  # a link within the page leaves it there
+            return self.open(python=python)
+        return self.python_ready() if python else self
+
     def python_ready(self):
         """Wait until Python is ready for a Check, as the page says (data-python)."""
         wait_for_python(self.page)

@@ -4,10 +4,11 @@ interpreter that holds only what its exercise gives (issue 23's attack suite).
 Each attack is pasted code that tries to outlive its run: it changes a module's type,
 leaves gc callbacks, finalizers, threads, tasks or signal handlers behind, plants
 attributes and base classes, and stashes a correct Value where a later run might pick
-it up. For each, in order, on the page: a Run of the attack, then a Check of the
-untouched starter (must be "Not yet"), then a Check of the solution (must be
-"Passed"). The same attacks once made every later Check pass, or every correct one
-fail, when one interpreter served the whole visit.
+it up. For each, in order, on one page that every test here shares: a Run of the
+attack, then a Check of the untouched starter (must be "Not yet"), then a Check of
+the solution (must be "Passed"). The same attacks once made every later Check pass,
+or every correct one fail, when one interpreter served the whole visit; on a shared
+page, each attack also meets what every earlier one left behind.
 """
 
 import pytest
@@ -132,13 +133,13 @@ ENDS = {
 }
 
 
-def open_exercise(page, site):
-    return Level(page, site, "autograd").open().exercise(SLOT)
+@pytest.fixture
+def ex(shared_page, site):
+    return Level(shared_page, site, "autograd").visit().exercise(SLOT)
 
 
 @pytest.mark.parametrize("name", list(ATTACKS))
-def test_an_attack_run_changes_no_later_verdict(page, site, name):
-    ex = open_exercise(page, site)
+def test_an_attack_run_changes_no_later_verdict(ex, name):
     ex.replace_code(ATTACKS[name] + f"\nprint({PLANTED!r})\n")
     expect(ex.run()).to_contain_text(ENDS.get(name, PLANTED))
     ex.replace_code(SUB.starter.replace("____", "pass", 1).replace("____", "pass", 1))
@@ -149,9 +150,9 @@ def test_an_attack_run_changes_no_later_verdict(page, site, name):
     expect(ex.check()).to_have_attribute("data-state", "passed")
 
 
-def test_every_run_gets_an_interpreter_of_its_own(page, site):
+def test_every_run_gets_an_interpreter_of_its_own(ex):
     """Each Run and Check takes a fresh interpreter: what one run sets, the next can't see."""
-    ex = open_exercise(page, site)
+    page = ex.page
     before = page.evaluate("window.__coursePython.runs")
     ex.replace_code("import sys\nsys.marker = 1\nprint('set')")
     expect(ex.run()).to_contain_text("set")
@@ -160,10 +161,9 @@ def test_every_run_gets_an_interpreter_of_its_own(page, site):
     assert page.evaluate("window.__coursePython.runs") == before + 2
 
 
-def test_the_reference_engine_is_out_of_reach(page, site):
+def test_the_reference_engine_is_out_of_reach(ex):
     """`from engine import Value` finds no reference rules in a Value exercise: the
     grading interpreter holds only what the exercise gives, and says so."""
-    ex = open_exercise(page, site)
     ex.replace_code("from engine import Value\n")
     result = ex.check()
     expect(result).to_have_attribute("data-state", "failed")
@@ -172,10 +172,9 @@ def test_the_reference_engine_is_out_of_reach(page, site):
     expect(ex.check()).to_have_attribute("data-state", "failed")
 
 
-def test_a_second_check_right_after_the_first_passes(page, site):
+def test_a_second_check_right_after_the_first_passes(ex):
     """The next spare boots once a verdict shows, so Checks in a row each get a fresh one."""
-    ex = open_exercise(page, site)
     ex.replace_code(SUB.solution)
     for _ in range(3):
         expect(ex.check()).to_have_attribute("data-state", "passed")
-    wait_until(page, "window.__coursePython.spare !== null")
+    wait_until(ex.page, "window.__coursePython.spare !== null")

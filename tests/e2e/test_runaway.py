@@ -1,6 +1,8 @@
 """Runaway and hostile learner code: the page stays responsive, the code is kept,
 the message says what happened, and the next run works. Stop ends the run's
-interpreter on any host: a plain static one and a cross-origin isolated one."""
+interpreter on any host: a plain static one and a cross-origin isolated one. The tests
+on the plain host take turns on one page, so each one's run also follows what the last
+one's did (a stopped sleep, a flood of output, a dead interpreter)."""
 
 import re
 
@@ -19,6 +21,11 @@ def any_site(request):
 
 def open_editor(page, url):
     return Level(page, url, "autograd").open().exercise(SLOT)
+
+
+@pytest.fixture
+def shared_editor(shared_page, site):
+    return Level(shared_page, site, "autograd").visit().exercise(SLOT)
 
 
 def expect_next_run_works(ex):
@@ -53,8 +60,8 @@ def test_watchdog_stops_a_check_that_never_ends(page, any_site):
     expect_next_run_works(ex)
 
 
-def test_sleep_is_stopped(page, site):
-    ex = open_editor(page, site)
+def test_sleep_is_stopped(shared_editor):
+    ex = shared_editor
     ex.replace_code("import time\ntime.sleep(100)\n").button("Run").click()
     expect(ex.button("Stop")).to_be_visible()
     ex.button("Stop").click()
@@ -73,8 +80,8 @@ def test_sleep_is_stopped(page, site):
     ("name = input('name? ')\n", "EOFError"),
     ("import js\njs.postMessage('forged')\n", "not available in exercises"),
 ])
-def test_bad_input_gets_a_clear_message(page, site, code, words):
-    ex = open_editor(page, site)
+def test_bad_input_gets_a_clear_message(shared_editor, code, words):
+    ex = shared_editor
     result = ex.replace_code(code).run()
     expect(result).to_contain_text(words)
     if "output truncated" not in str(words):  # a Run grades nothing: no "Not yet", no checks
@@ -83,7 +90,7 @@ def test_bad_input_gets_a_clear_message(page, site, code, words):
     expect_next_run_works(ex)
 
 
-def test_code_that_kills_python_is_survived(page, site):
-    ex = open_editor(page, site)
+def test_code_that_kills_python_is_survived(shared_editor):
+    ex = shared_editor
     expect(ex.replace_code("import os\nos._exit(0)\n").run()).to_contain_text("restarted")
     expect_next_run_works(ex)
