@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from grader import catalog
@@ -24,6 +25,19 @@ def open_exercise(page, site, slot, python=True):
     return Level(page, site, "autograd").open(python=python).exercise(slot)
 
 
+@pytest.fixture
+def on_level(shared_page, site):
+    """The autograd level on the page that the tests below share, in file order: what they
+    do is Run and Check (each in a fresh interpreter) and read the result."""
+    return Level(shared_page, site, "autograd").visit()
+
+
+def from_starter(level, slot):
+    """Exercise `slot` with its starter code again, whatever an earlier test left in it."""
+    ex = level.exercise(slot)
+    return ex.replace_code(catalog.load(slot.removeprefix("quiz-")).starter)
+
+
 def test_right_answer_passes_and_code_survives_reload(page, site):
     ex = open_exercise(page, site, "quiz-sub-backward")
     result = ex.fill_blanks(*SUB_ANSWER).check()
@@ -40,8 +54,8 @@ def test_right_answer_passes_and_code_survives_reload(page, site):
     expect(ex.root.locator(".cm-blank")).to_have_count(0)
 
 
-def test_known_mistake_shows_its_message(page, site):
-    ex = open_exercise(page, site, "quiz-backward-tail")
+def test_known_mistake_shows_its_message(on_level):
+    ex = from_starter(on_level, "quiz-backward-tail")
     result = ex.fill_blanks(TAIL_FORWARD).check()
     expect(result).to_have_attribute("data-state", "failed")
     expect(result).to_contain_text("Not yet")
@@ -60,8 +74,8 @@ def test_known_mistake_shows_its_message(page, site):
     expect(result).not_to_contain_text(re.compile(r"seed|case \d"))
 
 
-def test_wrong_answer_shows_a_counterexample(page, site):
-    ex = open_exercise(page, site, "quiz-sub-backward")
+def test_wrong_answer_shows_a_counterexample(on_level):
+    ex = from_starter(on_level, "quiz-sub-backward")
     wrong = SUB_ANSWER[0].replace("other.grad -= out.grad", "other.grad += 2 * out.grad")  # no known mistake
     result = ex.fill_blanks(wrong).check()
     expect(result).to_have_attribute("data-state", "failed")
@@ -73,9 +87,9 @@ def test_wrong_answer_shows_a_counterexample(page, site):
     expect(result).not_to_contain_text(re.compile(r"seed|case \d"))
 
 
-def test_a_reversed_list_gets_plain_words(page, site):
+def test_a_reversed_list_gets_plain_words(on_level):
     """`topo.reverse()` returns None: the verdict says so in words, not only as a TypeError."""
-    ex = open_exercise(page, site, "quiz-backward-tail")
+    ex = on_level.exercise("quiz-backward-tail")
     tail = catalog.load("backward-tail")
     ex.replace_code(catalog.fill_blanks(tail.starter, ["self.grad = 1.0\nfor v in topo.reverse():\n    v._backward()"]))
     expect(ex.check().locator(".course-result__headline")).to_contain_text(
@@ -113,8 +127,8 @@ def test_a_forged_worker_report_cannot_pass(page, site):
     expect(ex.check()).to_have_attribute("data-state", "passed")
 
 
-def test_learner_code_that_patches_the_grader_cannot_pass(page, site):
-    ex = open_exercise(page, site, "quiz-sub-backward")
+def test_learner_code_that_patches_the_grader_cannot_pass(on_level):
+    ex = from_starter(on_level, "quiz-sub-backward")
     n = len(data_for(catalog.load("sub-backward"))["cases"])
     ex.replace_code("print('Passed: all checks pass')\n"
                     "import runner.probes as probes\n"
@@ -125,22 +139,22 @@ def test_learner_code_that_patches_the_grader_cannot_pass(page, site):
     expect(result.locator(".course-result__output")).to_contain_text("Passed: all checks pass")
 
 
-def test_ctrl_enter_checks_and_blank_is_reported(page, site):
-    ex = open_exercise(page, site, "quiz-backward-tail")
+def test_ctrl_enter_checks_and_blank_is_reported(on_level):
+    ex = from_starter(on_level, "quiz-backward-tail")
     ex.editor.click()
-    page.keyboard.press("Control+Enter")
+    ex.page.keyboard.press("Control+Enter")
     expect(ex.result).to_contain_text(re.compile(r"Not yet.*Fill in the blank ____ on line \d+"))
 
 
-def test_syntax_error_names_the_line(page, site):
-    ex = open_exercise(page, site, "quiz-backward-tail")
+def test_syntax_error_names_the_line(on_level):
+    ex = from_starter(on_level, "quiz-backward-tail")
     result = ex.fill_blanks("self.grad = (1.0").check()
     expect(result).to_contain_text("Python could not read line")
     expect(result.locator(".course-result__error")).to_contain_text("self.grad = (1.0")
 
 
-def test_esc_then_tab_leaves_the_editor(page, site):
-    ex = open_exercise(page, site, "quiz-sub-backward")
+def test_esc_then_tab_leaves_the_editor(on_level):
+    ex, page = from_starter(on_level, "quiz-sub-backward"), on_level.page
     content = ex.editor
     content.click()
     page.keyboard.press("End")
@@ -151,8 +165,8 @@ def test_esc_then_tab_leaves_the_editor(page, site):
     expect(ex.button("Run")).to_be_focused()
 
 
-def test_editor_is_labelled_and_controls_are_buttons(page, site):
-    ex = open_exercise(page, site, "quiz-sub-backward")
+def test_editor_is_labelled_and_controls_are_buttons(on_level):
+    ex = from_starter(on_level, "quiz-sub-backward")
     expect(ex.root.get_by_role("textbox", name="Code editor: A whole operation: subtraction")).to_be_visible()
     for name in ("Run", "Check", "Reset", "Hint", "Show answer"):
         expect(ex.button(name)).to_be_visible()
@@ -194,8 +208,8 @@ def test_reset_hint_and_show_answer(page, site):
     expect(shown).to_contain_text("def __sub__")  # the whole file, as code
 
 
-def test_run_shows_output_as_text(page, site):
-    ex = open_exercise(page, site, "quiz-backward-tail")
+def test_run_shows_output_as_text(on_level):
+    ex = from_starter(on_level, "quiz-backward-tail")
     result = ex.fill_blanks(TAIL_ANSWER + "\n        print('<b>bold?</b><script>alert(1)</script>')").run()
     expect(result).to_contain_text("Ran", timeout=30_000)
     expect(result).to_contain_text("[-6.0, -4.0, -2.0, 7.0]")
