@@ -10,6 +10,7 @@ from tools.site_server import serve
 CHROMIUM = "/usr/bin/chromium"
 # Python's state as the page shows it (runtime.js: data-python on the root element)
 PYTHON_READY = "document.documentElement.dataset.python === 'ready'"
+VIEWPORT = {"width": 1280, "height": 720}  # Playwright's default
 
 
 def pytest_collection_modifyitems(items):
@@ -84,6 +85,7 @@ def shared_page(_module_page):
     A JavaScript error fails the test it happens in."""
     page, errors = _module_page
     errors.clear()
+    page.set_viewport_size(VIEWPORT)  # as a page of its own starts, whatever the last test set
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 

@@ -66,10 +66,30 @@ def test_with_nothing_solved_no_claim_is_made_about_the_learners_engine(page, si
     expect(lab.locator(".course-capstone__boundary figcaption")).to_contain_text("none of the engine is yours yet")
 
 
-def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, site):
-    lab = open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
+def every_piece_mine():
+    """Every piece solved, mul-backward's with a comment of the learner's own."""
+    codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
+    codes["mul-backward"] = codes["mul-backward"].replace(
+        "self.grad += other.data * out.grad", "self.grad += other.data * out.grad  # mine")
+    return codes
+
+
+@pytest.fixture
+def mine_trained(shared_page, site):
+    """The capstone with every piece solved (every_piece_mine), trained once on the page
+    that the tests below share; the lab interpreter that the training ran the learner's
+    code in is window.__beforeTraining."""
+    page, level = shared_page, Level(shared_page, site, "capstone")
+    if page.url.split("#")[0] == level.url:
+        return level.lab("capstone")
+    lab = open_with_solved(page, site, every_piece_mine())
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(len(PIECES))
-    train(lab)
+    page.evaluate("async () => { window.__beforeTraining = await window.__coursePython.launchLab(); }")
+    return train(lab)
+
+
+def test_every_blank_solved_the_learners_engine_trains_like_the_reference(mine_trained):
+    lab = mine_trained
     status = lab.status.first.inner_text()
     (first, last), (ref_first, ref_last) = losses(status)
     assert last < first / 10 and ref_last < ref_first / 10, status  # the loss falls
@@ -86,13 +106,11 @@ def test_every_blank_solved_the_learners_engine_trains_like_the_reference(page, 
     expect(boundary.locator(".course-training__legend li")).to_have_count(3)  # no test point here
 
 
-def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(page, site):
+def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(mine_trained):
     """The capstone runs the learner's saved code in the lab interpreter; the page ends
     that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
     the code reaches no later lab."""
-    lab = open_with_solved(page, site, {exercise: solution(exercise) for exercise, *_ in PIECES})
-    page.evaluate("async () => { window.__beforeTraining = await window.__coursePython.launchLab(); }")
-    train(lab)
+    page = mine_trained.page
     assert page.evaluate("window.__beforeTraining.dead")
     assert page.evaluate("window.__coursePython.lab !== window.__beforeTraining")
 
@@ -224,12 +242,9 @@ def test_a_syntax_error_names_the_piece_and_marks_its_row(page, site):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_downloaded_engine_runs_under_cpython_and_trains(page, site, size, tmp_path):
+def test_the_downloaded_engine_runs_under_cpython_and_trains(mine_trained, size, tmp_path):
+    lab, page = mine_trained, mine_trained.page
     page.set_viewport_size(SIZES[size])
-    codes = {exercise: solution(exercise) for exercise, *_ in PIECES}
-    codes["mul-backward"] = codes["mul-backward"].replace(
-        "self.grad += other.data * out.grad", "self.grad += other.data * out.grad  # mine")
-    lab = open_with_solved(page, site, codes)
     show = lab.button("Show my engine")
     show.click()
     listing = lab.locator("pre.course-capstone__engine")
@@ -251,3 +266,5 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(page, site, size, t
     assert box["x"] + box["width"] <= SIZES[size]["width"], box  # the listing scrolls inside its box
     if size == "phone":
         page.screenshot(path=str(ROOT / "screenshots" / "capstone-engine-phone.png"))
+    lab.button("Hide my engine").click()  # as the next test on this page expects to find it
+    expect(listing).to_be_hidden()
