@@ -51,7 +51,7 @@ def isolated_site(built_site):
     yield from served(built_site, isolated=True)
 
 
-def _watch(page):
+def watch(page):
     """Set `page` up as every test's: a 20 s default wait, dialogs accepted, and the list
     that its JavaScript errors go to (returned)."""
     page.set_default_timeout(20_000)
@@ -63,7 +63,7 @@ def _watch(page):
 
 @pytest.fixture
 def page(page):
-    errors = _watch(page)
+    errors = watch(page)
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 
@@ -72,7 +72,7 @@ def page(page):
 def _module_page(browser, browser_context_args):
     context = browser.new_context(**browser_context_args)
     page = context.new_page()
-    errors = _watch(page)
+    errors = watch(page)
     yield page, errors
     context.close()
 

@@ -150,3 +150,48 @@ def contrast(a, b):
     """WCAG's contrast ratio of two colours, each (r, g, b) in 0-255."""
     la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+# Each open number question: its answer, its tolerance, and the visible text above it
+# (text nodes that come before it in the article, whose element is rendered).
+OPEN_QUESTIONS = """() => {
+  const article = document.querySelector('article');
+  const shown = (node) => node.parentElement && node.parentElement.checkVisibility({ visibilityProperty: true });
+  return [...article.querySelectorAll('.course-question[data-answer]')]
+    .filter((q) => q.checkVisibility() && !q.closest('.course-quiz'))
+    .map((q) => {
+      const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+      const above = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!(n.compareDocumentPosition(q) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+        if (!q.contains(n) && shown(n)) above.push(n.textContent);
+      }
+      return { id: q.dataset.question, kind: q.dataset.kind, answer: q.dataset.answer,
+               tolerance: Number(q.dataset.tolerance || 0.001), above: above.join(' ') };
+    });
+}"""
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?")
+
+
+def numbers(text):
+    return [float(m.replace("−", "-")) for m in NUMBER.findall(text)]
+
+
+def given_away(questions):
+    """Each number question whose answer stands in the text above it. Small whole numbers
+    (|answer| < 10) are left out: "2" or "6" turn up in any text for other reasons."""
+    found = []
+    for q in questions:
+        if q["kind"] != "number":
+            continue
+        answer = float(q["answer"].replace("−", "-"))
+        if answer.is_integer() and abs(answer) < 10:
+            continue
+        if [n for n in numbers(q["above"]) if abs(n - answer) <= q["tolerance"]]:
+            found.append(f"{q['id']}: {q['answer']} is on screen above it")
+    return found
+
+
+def answers_above(page):
+    """Each open number question whose answer is on screen above it, named (see given_away)."""
+    return given_away(page.evaluate(OPEN_QUESTIONS))

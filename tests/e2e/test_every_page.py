@@ -1,0 +1,81 @@
+"""Every page as a learner first finds it, once it has settled (Python up, the editors
+CodeMirror's, every lab drawn), read for two promises on one visit of each page:
+
+- no serious or critical accessibility violation (axe), in both palettes: the light
+  one, and the dark one a learner picks or their system asks for;
+- on a level, no number question's answer on screen above it: predict, then see (with
+  the scripts off, or before they run: test_predict_first.py).
+"""
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .conftest import wait_for_python, wait_until, watch
+from .helpers import all_pages, answers_above, transitions_done
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PATHS = sorted("/" if md.stem == "index" else f"/{md.stem}/" for md in DOCS.glob("*.md"))
+LEVELS = [path for path in PATHS if path not in ("/", "/instructors/")]
+SCHEMES = ("default", "slate")
+
+
+@pytest.fixture(scope="module")
+def _settled(request, browser, browser_context_args, site):
+    """The page at `request.param` once it has settled, in a context of its own; pytest
+    runs the tests of one path together, so each path is visited once."""
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(site + request.param)
+    page.wait_for_load_state("networkidle")
+    if page.locator(".course-exercise, .course-lab").count():
+        wait_for_python(page)
+    if page.locator(".course-exercise").count():
+        wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
+    expect(page.locator(".course-lab:not([data-mounted])")).to_have_count(0, timeout=60_000)
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def settled(_settled):
+    """The settled page of this test's path; a JavaScript error fails the test it happens in."""
+    page, errors = _settled
+    errors.clear()
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def axe():
+    return Axe()
+
+
+def test_every_page_of_the_nav_is_checked(page, site):
+    nav = {url.removeprefix(site) for url in all_pages(page, site)}
+    assert nav <= set(PATHS), nav - set(PATHS)
+
+
+@pytest.mark.parametrize("_settled", PATHS, indirect=True)
+def test_no_serious_accessibility_violations(settled, axe):
+    problems = []
+    for scheme in SCHEMES:
+        settled.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+        transitions_done(settled)  # the palette's colours, not halfway to them
+        for violation in axe.run(settled).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                targets = [n["target"] for n in violation["nodes"]][:3]
+                problems.append(f"{scheme}: {violation['id']} ({violation['impact']}): {targets}")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("_settled", LEVELS, indirect=True)
+def test_no_answer_is_on_screen_above_its_question(settled):
+    # Nothing must happen: no answer may show up above its question once the labs have
+    # their worker's numbers, and a lab says nothing when those replace the ones it was
+    # built with. Waiting lets more numbers onto the screen, never fewer.
+    settled.wait_for_timeout(1500)
+    assert answers_above(settled) == []
