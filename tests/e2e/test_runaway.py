@@ -1,8 +1,8 @@
 """Runaway and hostile learner code: the page stays responsive, the code is kept,
 the message says what happened, and the next run works. Stop ends the run's
 interpreter on any host: a plain static one and a cross-origin isolated one. The tests
-on the plain host take turns on one page, so each one's run also follows what the last
-one's did (a stopped sleep, a flood of output, a dead interpreter)."""
+of a sleep, bad input and a dead interpreter take turns on one page, so each one's run
+also follows what the last one's did; those that count restarts have pages of their own."""
 
 import re
 
