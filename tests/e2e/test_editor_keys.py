@@ -43,7 +43,7 @@ def mul(shared_page, site):
     level = Level(shared_page, site, "autograd")
     if shared_page.url.split("#")[0] != level.url:
         open_mul(shared_page, site, python=True)
-    return level.exercise(SLOT).reset()  # the Reset button: a click in the code could make the test's next a double
+    return level.exercise(SLOT).reset()  # the learner's own way back to the starter
 
 
 @pytest.fixture(params=sorted(SIZES))
