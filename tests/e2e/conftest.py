@@ -1,5 +1,6 @@
 """End-to-end fixtures: the built site served locally, Debian's Chromium via Playwright."""
 
+import contextlib
 import time
 
 import pytest
@@ -10,7 +11,6 @@ from tools.site_server import serve
 CHROMIUM = "/usr/bin/chromium"
 # Python's state as the page shows it (runtime.js: data-python on the root element)
 PYTHON_READY = "document.documentElement.dataset.python === 'ready'"
-VIEWPORT = {"width": 1280, "height": 720}  # Playwright's default
 
 
 def pytest_collection_modifyitems(items):
@@ -61,20 +61,33 @@ def watch(page):
     return errors
 
 
-@pytest.fixture
-def page(page):
-    errors = watch(page)
+def one_test(page, errors):
+    """Lend `page` to one test, then fail that test with any JavaScript error it met."""
+    errors.clear()
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+@pytest.fixture
+def page(page):
+    yield from one_test(page, watch(page))
+
+
+@contextlib.contextmanager
+def own_page(browser, context_args):
+    """A page (watched) in a context of its own, closed on leaving: (page, its errors)."""
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    try:
+        yield page, watch(page)
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def _module_page(browser, browser_context_args):
-    context = browser.new_context(**browser_context_args)
-    page = context.new_page()
-    errors = watch(page)
-    yield page, errors
-    context.close()
+    with own_page(browser, browser_context_args) as (page, errors):
+        yield page, errors, page.viewport_size
 
 
 @pytest.fixture
@@ -83,11 +96,9 @@ def shared_page(_module_page):
     every step starts anew (each Run and Check gets a fresh interpreter), so that one
     visit serves them all, and what one test's runs leave behind meets the next one's.
     A JavaScript error fails the test it happens in."""
-    page, errors = _module_page
-    errors.clear()
-    page.set_viewport_size(VIEWPORT)  # as a page of its own starts, whatever the last test set
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    page, errors, size = _module_page
+    page.set_viewport_size(size)  # as a page of its own starts, whatever the last test set
+    yield from one_test(page, errors)
 
 
 def wait_until(page, expression, timeout=60_000):

@@ -38,10 +38,15 @@ class Level:
         self.page.goto(self.url)
         return self.python_ready() if python else self
 
+    @property
+    def is_open(self):
+        """The page is on this level (a link within the page leaves it there)."""
+        return self.page.url.split("#")[0] == self.url
+
     def visit(self, python=True):
         """The level as `open` gives it, opened only if the page is not on it already: the
         first of the tests that share one page (conftest's shared_page) opens it."""
-        if self.page.url.split("#")[0] != self.url:  # a link within the page leaves it there
+        if not self.is_open:
             return self.open(python=python)
         return self.python_ready() if python else self
 

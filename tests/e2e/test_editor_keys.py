@@ -41,7 +41,7 @@ def mul(shared_page, site):
     and leave no state behind that the next one reads (hints seen, an answer shown, a
     first arrival by Tab: those tests have pages of their own)."""
     level = Level(shared_page, site, "autograd")
-    if shared_page.url.split("#")[0] != level.url:
+    if not level.is_open:
         open_mul(shared_page, site, python=True)
     return level.exercise(SLOT).reset()  # the learner's own way back to the starter
 

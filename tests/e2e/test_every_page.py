@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import wait_for_python, wait_until, watch
+from .conftest import one_test, own_page, wait_for_python, wait_until
 from .helpers import all_pages, answers_above, transitions_done
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -26,27 +26,21 @@ SCHEMES = ("default", "slate")
 def _settled(request, browser, browser_context_args, site):
     """The page at `request.param` once it has settled, in a context of its own; pytest
     runs the tests of one path together, so each path is visited once."""
-    context = browser.new_context(**browser_context_args)
-    page = context.new_page()
-    errors = watch(page)
-    page.goto(site + request.param)
-    page.wait_for_load_state("networkidle")
-    if page.locator(".course-exercise, .course-lab").count():
-        wait_for_python(page)
-    if page.locator(".course-exercise").count():
-        wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
-    expect(page.locator(".course-lab:not([data-mounted])")).to_have_count(0, timeout=60_000)
-    yield page, errors
-    context.close()
+    with own_page(browser, browser_context_args) as (page, errors):
+        page.goto(site + request.param)
+        page.wait_for_load_state("networkidle")
+        if page.locator(".course-exercise, .course-lab").count():
+            wait_for_python(page)
+        if page.locator(".course-exercise").count():
+            wait_until(page, "document.querySelectorAll('.course-exercise .cm-content').length > 0")
+        expect(page.locator(".course-lab:not([data-mounted])")).to_have_count(0, timeout=60_000)
+        yield page, errors
 
 
 @pytest.fixture
 def settled(_settled):
     """The settled page of this test's path; a JavaScript error fails the test it happens in."""
-    page, errors = _settled
-    errors.clear()
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    yield from one_test(*_settled)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from course_build.headers import header_rules
 from tools.site_server import serve
 
-from .conftest import wait_for_python, wait_until
+from .conftest import wait_for_python, wait_until, watch
 from .helpers import LEVEL, check, open_skip_test, other_origin
 from .pages import Exercise
 
@@ -33,10 +33,7 @@ def strict_context(browser, **options):
 
 def new_page(context):
     page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.errors = watch(page)
     return page
 
 
