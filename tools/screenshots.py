@@ -37,7 +37,8 @@ PALETTES = {
 READY = "window.__coursePython && ['ready', 'failed'].includes(window.__coursePython.state)"
 # The labs whose pictures appear only after training: the button, and the status text once done.
 TRAIN = {"training": (r"^Train", "Trained with learning rate"),
-         "capstone": (r"^Train your engine", "Trained on your engine")}
+         # a new learner's capstone trains on the reference's pieces: "Trained on the reference's ..."
+         "capstone": (r"^Train your engine", "Trained on ")}
 
 
 def level_pages(site_dir):
