@@ -1,6 +1,7 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
 import re
+from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
@@ -32,6 +33,23 @@ def other_origin(directory):
     hits = []
     server, port = serve(directory, requests=hits)
     return server, f"http://localhost:{port}", hits
+
+
+# Every Content-Security-Policy violation the page reports (an init script, run before the page's own)
+CSP_VIOLATIONS = """
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+"""
+
+
+def off_site_requests(page, site):
+    """The list that every http(s) request `page` makes off `site`'s origin goes to."""
+    origin = urlparse(site).netloc
+    foreign = []
+    page.on("request", lambda r: urlparse(r.url).scheme in ("http", "https")
+            and urlparse(r.url).netloc != origin and foreign.append(r.url))
+    return foreign
 
 
 def open_skip_test(page):

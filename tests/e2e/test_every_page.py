@@ -4,7 +4,10 @@ CodeMirror's, every lab drawn), read for two promises on one visit of each page:
 - no serious or critical accessibility violation (axe), in both palettes: the light
   one, and the dark one a learner picks or their system asks for;
 - on a level, no number question's answer on screen above it: predict, then see (with
-  the scripts off, or before they run: test_predict_first.py).
+  the scripts off, or before they run: test_predict_first.py);
+- no request off the site's origin, and no breach of the Content-Security-Policy that
+  the host's `_headers` set, from the page or from its Python, on the visit and on a
+  Check (test_hardening.py reads the policy of a host that ignores `_headers`).
 """
 
 from pathlib import Path
@@ -14,11 +17,20 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from .conftest import one_test, own_page, wait_for_python, wait_until
-from .helpers import all_pages, answers_above, transitions_done
+from .helpers import (
+    CSP_VIOLATIONS,
+    all_pages,
+    answers_above,
+    check,
+    off_site_requests,
+    open_skip_test,
+    transitions_done,
+)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PATHS = sorted("/" if md.stem == "index" else f"/{md.stem}/" for md in DOCS.glob("*.md"))
 LEVELS = [path for path in PATHS if path not in ("/", "/instructors/")]
+PAGES = [*PATHS, "/404.html"]  # every page the build writes
 SCHEMES = ("default", "slate")
 
 
@@ -27,6 +39,8 @@ def _settled(request, browser, browser_context_args, site):
     """The page at `request.param` once it has settled, in a context of its own; pytest
     runs the tests of one path together, so each path is visited once."""
     with own_page(browser, browser_context_args) as (page, errors):
+        page.off_site = off_site_requests(page, site)
+        page.add_init_script(CSP_VIOLATIONS)
         page.goto(site + request.param)
         page.wait_for_load_state("networkidle")
         if page.locator(".course-exercise, .course-lab").count():
@@ -73,3 +87,17 @@ def test_no_answer_is_on_screen_above_its_question(settled):
     # built with. Waiting lets more numbers onto the screen, never fewer.
     settled.wait_for_timeout(1500)
     assert answers_above(settled) == []
+
+
+@pytest.mark.parametrize("_settled", PAGES, indirect=True)
+def test_the_page_keeps_to_its_site_and_its_policy(settled):
+    # last of its path's tests: a Check changes the page (a level's first open exercise;
+    # the skip test's are open on a first visit, the level's locked)
+    open_skip_test(settled)
+    exercises = settled.locator(".course-exercise:visible")
+    if exercises.count():
+        expect(check(exercises.first, timeout=60_000)).not_to_contain_text("Python could not start")
+    settled.wait_for_timeout(300)  # a violation is reported in a task of its own
+    assert settled.off_site == [], f"requests off the site's origin: {settled.off_site}"
+    assert settled.evaluate("window.__cspViolations") == []
+    assert settled.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []") == []

@@ -12,22 +12,17 @@ from course_build.headers import header_rules
 from tools.site_server import serve
 
 from .conftest import wait_for_python, wait_until, watch
-from .helpers import LEVEL, check, open_skip_test, other_origin
+from .helpers import CSP_VIOLATIONS, LEVEL, check, open_skip_test, other_origin
 from .pages import Exercise
 
 POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
           "importScripts", "Worker", "SharedWorker", "BroadcastChannel", "FontFace"]
-VIOLATIONS = """
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(
-        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-"""
 
 
 def strict_context(browser, **options):
     """A context that enforces the CSP and reports every violation."""
     context = browser.new_context(**{"service_workers": "block", "bypass_csp": False, **options})
-    context.add_init_script(VIOLATIONS)
+    context.add_init_script(CSP_VIOLATIONS)
     return context
 
 
@@ -94,16 +89,19 @@ def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener)
     context.close()
 
 
-@pytest.mark.parametrize("served", ["headers", "plain"])
-def test_no_page_violates_the_content_security_policy(browser, built, served):
-    base = built[served]
-    context = strict_context(browser)
-    page = new_page(context)
+def test_the_headers_set_a_policy_for_every_path(built):
     headers = header_rules(built["directory"])
     assert any(pattern == "/*" and any(n == "Content-Security-Policy" for n, _ in h) for pattern, h in headers)
+
+
+def test_no_page_violates_the_policy_of_its_meta_tag(browser, built):
+    """A host that ignores `_headers`: the policy in each page's own meta tag is all there
+    is (test_every_page.py reads every page under the headers' policy)."""
+    context = strict_context(browser)
+    page = new_page(context)
     checked = 0
     for path in pages_of(built["directory"]):
-        page.goto(base + path)
+        page.goto(built["plain"] + path)
         assert page.locator('meta[http-equiv="Content-Security-Policy"]').count() == 1, path
         open_skip_test(page)  # its exercises are open on a first visit, the level's are locked
         exercises = page.locator(".course-exercise:visible")
@@ -119,8 +117,17 @@ def test_no_page_violates_the_content_security_policy(browser, built, served):
         worker = page.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []")
         assert violations == [] and worker == [], f"{path}: {violations} {worker}"
     assert checked >= 2
-    # Material's instant navigation runs the next page's inline scripts under the first page's policy
-    page.goto(base + "/")
+    assert page.errors == [], page.errors
+    context.close()
+
+
+@pytest.mark.parametrize("served", ["headers", "plain"])
+def test_instant_navigation_keeps_to_the_policy(browser, built, served):
+    """Material's instant navigation runs the next page's inline scripts under the first
+    page's policy."""
+    context = strict_context(browser)
+    page = new_page(context)
+    page.goto(built[served] + "/")
     page.locator('.course-map a[data-level="autograd"]').click()
     page.wait_for_url(re.compile(r"/autograd/$"))
     expect(page.locator(".course-quiz__toggle")).to_be_visible()  # the page's scripts ran

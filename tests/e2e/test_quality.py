@@ -1,27 +1,14 @@
-"""Site-wide promises: no request leaves the site, small screens, contrast on hover, a
-search that finds no answer, and the Python worker surviving instant navigation."""
+"""Site-wide promises: small screens, contrast on hover, a search that finds no answer,
+and the Python worker surviving instant navigation (test_every_page.py: no request
+leaves the site)."""
 
-from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SUB_ANSWER, all_pages, contrast, transitions_done
+from .helpers import SUB_ANSWER, contrast, transitions_done
 from .pages import Exercise, Level
-
-
-def test_no_request_leaves_the_site(page, site):
-    origin = urlparse(site).netloc
-    foreign = []
-    page.on("request", lambda r: urlparse(r.url).scheme in ("http", "https")
-            and urlparse(r.url).netloc != origin and foreign.append(r.url))
-    for url in all_pages(page, site):
-        page.goto(url)
-        page.wait_for_load_state("networkidle")
-    Level(page, site, "autograd").open().exercise("quiz-sub-backward").solve(*SUB_ANSWER)
-    assert foreign == [], f"requests off the site's origin: {foreign}"
-
 
 COUNT_WORKERS = """window.__workers = [];
 const PageWorker = window.Worker;
