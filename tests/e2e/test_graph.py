@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from labs.expression import expression_graph
 
-from .helpers import SIZES, frames
+from .helpers import SIZES, frames, transitions_done
 from .pages import Level
 
 BOXES_OVERLAP = """(svg) => {
@@ -110,26 +110,31 @@ def shot(page, name):
         page.screenshot(path=f"{folder}/{name}.png")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+SCHEMES = {"light": "default", "dark": "slate"}  # Material's scheme for each palette
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_every_graph_fits_its_box_or_says_that_it_scrolls(browser, site, size, scheme):
-    context = browser.new_context(viewport=SIZES[size], color_scheme=scheme, service_workers="block")
+def test_every_graph_fits_its_box_or_says_that_it_scrolls(browser, site, size):
+    context = browser.new_context(viewport=SIZES[size], service_workers="block")
     page = context.new_page()
     for name in GRAPH_PAGES:
         Level(page, site, name).open_unlocked()
         scrollers = page.locator(".course-lab__scroll")
         expect(scrollers.first).to_be_visible()
-        frames(page, 2)  # a redraw after the box's first width (its ResizeObserver runs before a frame's paint)
-        for i in range(scrollers.count()):
-            if not scrollers.nth(i).is_visible():
-                continue  # in a locked section: drawn when it opens
-            got = scrollers.nth(i).evaluate(FITS)
-            assert got["text"] >= 11, (name, size, got)
-            assert got["fits"] or got["cue"], (name, size, got)
-            if size == "desktop" and name != "alive":
-                assert got["fits"], (name, got)  # the course's own graphs fit at 1280 px (was 736 px in 646)
-        scrollers.first.scroll_into_view_if_needed()
-        shot(page, f"graph-{name}-{size}-{scheme}")
+        for scheme, material in SCHEMES.items():  # both palettes on one visit, as a learner's toggle does
+            page.evaluate("(s) => document.body.setAttribute('data-md-color-scheme', s)", material)
+            transitions_done(page)
+            frames(page, 2)  # a redraw after the box's first width (its ResizeObserver runs before a frame's paint)
+            for i in range(scrollers.count()):
+                if not scrollers.nth(i).is_visible():
+                    continue  # in a locked section: drawn when it opens
+                got = scrollers.nth(i).evaluate(FITS)
+                assert got["text"] >= 11, (name, size, scheme, got)
+                assert got["fits"] or got["cue"], (name, size, scheme, got)
+                if size == "desktop" and name != "alive":
+                    assert got["fits"], (name, got)  # the course's own graphs fit at 1280 px (was 736 px in 646)
+            scrollers.first.scroll_into_view_if_needed()
+            shot(page, f"graph-{name}-{size}-{scheme}")
     context.close()
 
 
