@@ -207,8 +207,9 @@ def test_shown_answers_do_not_count_for_the_quiz(page, site):
     expect(page.locator(".course-recap").get_by_text("Common mistakes")).to_be_hidden()
 
 
-def test_shortcuts_dialog_opens_with_question_mark(page, site):
-    Level(page, site, "autograd").open(python=False)
+def test_shortcuts_dialog_opens_with_question_mark(shared_page, site):
+    page = shared_page
+    Level(page, site, "autograd").visit(python=False)
     page.locator("h1").click()
     page.keyboard.press("Shift+?")
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
@@ -260,8 +261,9 @@ def test_tabbing_through_the_page_never_gets_trapped_in_an_editor(page, site):
     assert ex.root.locator(".course-keys").evaluate("(k) => k.compareDocumentPosition(k.nextElementSibling) & 4") > 0
 
 
-def test_enter_is_a_new_line_even_with_a_suggestion_open(page, site):
-    ex = Level(page, site, "autograd").open().exercise("quiz-backward-tail")
+def test_enter_is_a_new_line_even_with_a_suggestion_open(shared_page, site):
+    page = shared_page
+    ex = Level(page, site, "autograd").visit().exercise("quiz-backward-tail")
     ex.editor.click()
     page.keyboard.press("Control+End")
     page.keyboard.press("Enter")
@@ -295,8 +297,8 @@ def test_corrupt_progress_is_reset_with_a_notice(page, site):
     expect(level.question("quiz-square").feedback).to_contain_text("Right")
 
 
-def test_a_wrong_number_that_matches_a_known_slip_says_which(page, site):
-    q = Level(page, site, "autograd").open().question("quiz-dl-da")
+def test_a_wrong_number_that_matches_a_known_slip_says_which(shared_page, site):
+    q = Level(shared_page, site, "autograd").visit().question("quiz-dl-da")
     expect(q.answer("8")).to_have_text(
         "Not yet: 8 is the right size with the wrong sign: k = −2 is one of the factors on the way back.")
     expect(q.answer("−6")).to_contain_text("a product sends each input the other input's value")
