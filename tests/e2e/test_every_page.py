@@ -1,5 +1,5 @@
 """Every page as a learner first finds it, once it has settled (Python up, the editors
-CodeMirror's, every lab drawn), read for two promises on one visit of each page:
+CodeMirror's, every lab drawn), read for three promises on one visit of each page:
 
 - no serious or critical accessibility violation (axe), in both palettes: the light
   one, and the dark one a learner picks or their system asks for;
