@@ -197,10 +197,16 @@ def test_an_exercise_on_another_levels_page(tmp_path):
 
 # -- exercise folders: what grader/catalog.py reads --------------------------
 
-def broken(tmp_path, edit, name="exercise.toml"):
-    folder = new_exercise(tmp_path)
+def edited_exercise(root, edit, name="exercise.toml"):
+    """A new exercise under `root`, its file `name` passed through `edit`: (folder, that file)."""
+    folder = new_exercise(root)
     path = folder / name
     path.write_text(edit(path.read_text()))
+    return folder, path
+
+
+def broken(tmp_path, edit, name="exercise.toml"):
+    folder, _ = edited_exercise(tmp_path, edit, name)
     with pytest.raises(ExerciseError) as error:
         load_exercise(folder)
     return str(error.value), folder
@@ -245,9 +251,7 @@ def test_a_fill_for_the_wrong_number_of_blanks(tmp_path):
 
 
 def test_a_broken_exercise_fails_the_build_with_its_line(tmp_path):
-    folder = new_exercise(tmp_path / "exercises")
-    toml = folder / "exercise.toml"
-    toml.write_text(toml.read_text().replace("seed = 1", "seed = 1\nfocs = []"))
+    _, toml = edited_exercise(tmp_path / "exercises", lambda t: t.replace("seed = 1", "seed = 1\nfocs = []"))
     fails_with(tmp_path, {"index.md": LEVEL + "/// exercise | cube-slope\n///\n"},
                f"{toml}:18: ", "(did you mean 'focus'?)")
 
@@ -255,9 +259,7 @@ def test_a_broken_exercise_fails_the_build_with_its_line(tmp_path):
 # -- proofs: `make build` refuses what `grader prove` refuses ------------------
 
 def refused(tmp_path, edit, name):
-    folder = new_exercise(tmp_path / "exercises")
-    path = folder / name
-    path.write_text(edit(path.read_text()))
+    folder, _ = edited_exercise(tmp_path / "exercises", edit, name)
     exercise = load_exercise(folder)
     with pytest.raises(Exception) as error:
         proved_grading_data({exercise.id: exercise}, cache=tmp_path / "cache")
@@ -283,9 +285,7 @@ def test_a_starter_that_passes(tmp_path):
 
 
 def test_an_unproved_exercise_fails_the_build(tmp_path):
-    folder = new_exercise(tmp_path / "exercises")
-    toml = folder / "exercise.toml"
-    toml.write_text(toml.read_text().replace('fill = ["3 * x ** 2 - 2"]', 'fill = ["3 * x ** 2 + 2"]'))
+    edited_exercise(tmp_path / "exercises", lambda t: t.replace('fill = ["3 * x ** 2 - 2"]', 'fill = ["3 * x ** 2 + 2"]'))
     fails_with(tmp_path, {"index.md": LEVEL + "/// exercise | cube-slope\n///\n"},
                "`python -m grader prove` refuses the course", "the [solution] does not pass")
 

@@ -57,13 +57,23 @@ def _walk(lab, rate, steps_button):
     lab.button(steps_button).click()
 
 
-def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
-    lab = _lab(page, site)
+def _one_step_then_twenty(lab, rate, *steps):
+    """Step downhill at `rate` once, then more, the status saying each of `steps` in turn;
+    then start again from x₀ and run 20 steps. Returns the status line."""
     status = lab.locator(".course-descent__status")
-    _walk(lab, "0.1", "Step downhill")
-    expect(status).to_have_text("Step 1: x = 1 − 0.1 × 2 = 0.8; there f(x) = 3.72 and the slope is 0.8.")
+    _walk(lab, rate, "Step downhill")
+    for i, said in enumerate(steps):
+        if i:
+            lab.button("Step downhill").click()
+        expect(status).to_contain_text(said)
     lab.button("Start again from x₀").click()
     lab.button("Run 20 steps").click()
+    return status
+
+
+def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
+    lab = _lab(page, site)
+    status = _one_step_then_twenty(lab, "0.1", "Step 1: x = 1 − 0.1 × 2 = 0.8; there f(x) = 3.72 and the slope is 0.8.")
     rows = descent(1.0, 0.1, 20)
     expect(status).to_contain_text(f"Step 20: x = {_js_number(rows[19]['x'])} − 0.1 × ", timeout=RUN)
     expect(status).to_contain_text(f"= {_js_number(rows[20]['x'])}; there f(x) = 3.66667")
@@ -75,14 +85,8 @@ def test_descent_settles_at_the_minimum_at_rate_point_one(page, site):
 
 def test_descent_diverges_at_rate_point_four(page, site):
     lab = _lab(page, site)
-    status = lab.locator(".course-descent__status")
-    _walk(lab, "0.4", "Step downhill")
-    expect(status).to_contain_text("Step 1: x = 1 − 0.4 × 2 = 0.2;")
-    lab.button("Step downhill").click()
     # the slope at 0.2 is negative: bracketed, x − rate × (−s)
-    expect(status).to_contain_text("Step 2: x = 0.2 − 0.4 × (−2.8) = 1.32;")
-    lab.button("Start again from x₀").click()
-    lab.button("Run 20 steps").click()
+    status = _one_step_then_twenty(lab, "0.4", "Step 1: x = 1 − 0.4 × 2 = 0.2;", "Step 2: x = 0.2 − 0.4 × (−2.8) = 1.32;")
     expect(status).to_contain_text("Diverging.", timeout=RUN)
     rows = descent(1.0, 0.4, 40)
     expect(status).to_contain_text(f"Step {len(rows) - 1}: x = ")
