@@ -38,11 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 from grader import catalog  # noqa: E402
 from tests.e2e.pages import Exercise  # noqa: E402
+from tools.chromium import CHROMIUM, launch_args  # noqa: E402
 from tools.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/(runner|labs)\.\w+\.json$")  # course_build/packaging.py
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))  # more runs, steadier medians on a noisy machine
-CHROMIUM = "/usr/bin/chromium"
 READY = "window.__coursePython && window.__coursePython.state === 'ready'"
 CLEARED = {"version": 1, "code": {}, "levels": {
     level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz", "started": True}
@@ -355,7 +355,7 @@ def report_throttled(found):
 def fresh_profile(p, service_workers="block", **options):
     """A browser with a profile of its own on disk. Persistent contexts have a real disk
     cache (incognito contexts keep a small in-memory one that drops the 9.6 MB wasm)."""
-    return p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
+    return p.chromium.launch_persistent_context(tempfile.mkdtemp(), **launch_args(p.chromium),
                                                 service_workers=service_workers, bypass_csp=True, **options)
 
 
@@ -468,7 +468,7 @@ def memory(p, url, results):
     and with the bare page (one interpreter), each alone in a fresh browser."""
     for key, page_url, ready in (("memory_ours", url + "/autograd/", READY),
                                  ("memory_bare", url + "/bare/", "window.__bareReady")):
-        alone = p.chromium.launch(executable_path=CHROMIUM)
+        alone = p.chromium.launch(**launch_args(p.chromium))
         context = alone.new_context(service_workers="block", bypass_csp=True)
         context.new_page().goto(page_url)
         results[key].append(settled_memory(context.pages[0], ready))
@@ -525,7 +525,7 @@ def main():
         "bytes_repeat", "pyodide_repeat", "index_bytes", "longest_task", "plain_longest_task", "ours_sw",
         "cold_modes", "warm_modes", "boot_parts", "memory_ours", "memory_bare", "back_to_back", "instant")}}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
+        browser = p.chromium.launch(**launch_args(p.chromium))
         viewport = editor_viewport(browser, url + "/autograd/")
         for run in range(RUNS):
             bare_visits(p, url, results)

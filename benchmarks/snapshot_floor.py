@@ -29,9 +29,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from course_build.snapshot import Snapshot  # noqa: E402
+from tools.chromium import launch_args  # noqa: E402
 from tools.site_server import build_and_serve  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 PAGE = """<!doctype html><meta charset="utf-8"><title>floor</title><script type="module">
 const worker = new Worker("worker.js", { type: "module" });
 worker.onmessage = () => { window.__ready = performance.now(); };
@@ -100,7 +100,7 @@ def main(runs):
     with sync_playwright() as p:
         for run in range(runs):
             for name in names[run % 3:] + names[:run % 3]:
-                context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
+                context = p.chromium.launch_persistent_context(tempfile.mkdtemp(), **launch_args(p.chromium),
                                                                service_workers="block", bypass_csp=True)
                 page = context.new_page()
                 for kind in ("cold", "warm"):

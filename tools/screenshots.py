@@ -24,9 +24,9 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tools.chromium import launch_args  # noqa: E402
 from tools.site_server import build_and_serve  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 PALETTES = {
     "light": {"index": 0, "color": {"media": "(prefers-color-scheme: light)", "scheme": "default",
@@ -130,7 +130,7 @@ def main():
         try:
             pages = args.pages or level_pages(Path(tmp) / "site")
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM)
+                browser = p.chromium.launch(**launch_args(p.chromium))
                 for name in pages:
                     page_url = f"{url}/" if name == "index" else f"{url}/{name}/"
                     for size in SIZES:

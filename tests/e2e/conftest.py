@@ -6,9 +6,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tools.chromium import launch_args
 from tools.site_server import serve
 
-CHROMIUM = "/usr/bin/chromium"
 # Python's state as the page shows it (runtime.js: data-python on the root element)
 PYTHON_READY = "document.documentElement.dataset.python === 'ready'"
 
@@ -20,30 +20,9 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-# Browser chrome that no test looks at: each new window (each test's context) preloads the
-# omnibox's popups, a renderer of their own that costs about 1.1-1.4 s of CPU, a fifth of a
-# cold visit of a level (benchmarks/README.md).
-BROWSER_UI_OFF = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
-
-
-def disable_features(browser_type, launch_args, features):
-    """The `--disable-features` switch that adds `features` to Playwright's own. Chromium
-    keeps only the last such switch, and Playwright passes one; its list is read from a
-    probe launch, so that a new Playwright's list is kept whole."""
-    probe = browser_type.launch(**{**launch_args, "args": [*launch_args.get("args", []), "--enable-automation"]})
-    try:
-        argv = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
-    finally:
-        probe.close()
-    given = [f for a in argv if a.startswith("--disable-features=") for f in a.split("=", 1)[1].split(",") if f]
-    return "--disable-features=" + ",".join(dict.fromkeys([*given, *features]))
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, browser_type):
-    launch = {**browser_type_launch_args, "executable_path": CHROMIUM,
-              "args": ["--disable-background-networking", "--disable-component-update", "--no-first-run"]}
-    return {**launch, "args": [*launch["args"], disable_features(browser_type, launch, BROWSER_UI_OFF)]}
+    return launch_args(browser_type, **browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")

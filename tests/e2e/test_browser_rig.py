@@ -1,6 +1,6 @@
 """The test browser itself: what conftest.py turns off stays off."""
 
-from .conftest import BROWSER_UI_OFF
+from tools.chromium import BROWSER_UI_OFF
 
 
 def test_no_window_preloads_browser_ui(browser, browser_type_launch_args):
