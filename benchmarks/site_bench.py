@@ -37,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import catalog  # noqa: E402
-from tests.e2e.pages import Exercise  # noqa: E402
 from tools.chromium import CHROMIUM, launch_args  # noqa: E402
 from tools.site_server import build_and_serve, serve  # noqa: E402
 
@@ -148,11 +147,21 @@ def press_check(page):
     return last_measure(page, "course:check")
 
 
+def replace_code(page, slot, code):
+    """Put `code` in the editor of exercise `slot`, as a learner pastes it (select all, then
+    the text); returns the exercise's root."""
+    root = page.locator(f'.course-exercise[data-slot="{slot}"]')
+    root.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+    return root
+
+
 def check_with_keyboard(page, slot, code):
     """RUNS pairs of Checks: one warm (the page idle, its spare booted, as when a learner
     reads the verdict and edits), then one pressed as soon as that verdict showed, whose
     interpreter may still be booting. Returns (warm times, back-to-back times)."""
-    ex = Exercise(page, slot).replace_code(code).root
+    ex = replace_code(page, slot, code)
     warm, again = [], []
     for _ in range(RUNS):
         page.wait_for_function(SPARE_READY)
@@ -167,8 +176,8 @@ def stop_then_ready(page):
     """A runaway loop stopped: ms from the click on Stop until a Check can run again: the
     Stop click, then at once a Check of a right answer in another exercise of the page,
     until its verdict. Stop ends the run's interpreter; the spare booted while it ran."""
-    other = Exercise(page, "sub-backward").replace_code(catalog.load("sub-backward").solution).root
-    ex = Exercise(page, "backward-tail").replace_code("while True:\n    pass\n").root
+    other = replace_code(page, "sub-backward", catalog.load("sub-backward").solution)
+    ex = replace_code(page, "backward-tail", "while True:\n    pass\n")
     page.evaluate(STOP_CLICK)
     ex.get_by_role("button", name="Run", exact=True).click()
     ex.get_by_role("button", name="Stop").wait_for()
@@ -491,7 +500,7 @@ def check_latency(browser, url, results):
     page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
     # each Check's interpreter ended as done; only the stopped runs count as restarts
     assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
-    Exercise(page, "diamond").replace_code(catalog.load("diamond").solution)
+    replace_code(page, "diamond", catalog.load("diamond").solution)
     page.keyboard.press("Control+Enter")
     page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")
     results["instant"].append(last_measure(page, "course:check"))
