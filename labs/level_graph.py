@@ -1,7 +1,8 @@
 """The level-graph lab: a small graph stepped through, forward then backward.
 
 Two graphs, named as the page names them:
-- `tree`: L = (a·b + c)·k, every node used once, so any walk from L is right;
+- `tree`: L = (a·b + c)·k, every node used once, so any walk down from L that
+  reaches each node through the node that uses it is right;
 - `shared`: e = a·b, f = e + c, L = e·f. e feeds L directly and through f, at two
   depths, so it must wait for both before it passes its gradient on. The lab also
   walks it breadth-first (L, then e, then f: nearest to L first), the order a

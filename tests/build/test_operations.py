@@ -1,5 +1,5 @@
 """Each operation is declared once (grader/cases.py OPERATIONS): the worker's table
-of how to apply it (grader/probes.py OPS) names the same operations and computes
+of how to apply it (runner/probes.py OPS) names the same operations and computes
 what the case text, written from the declaration, says it computes."""
 
 import math

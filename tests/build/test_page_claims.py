@@ -6,11 +6,14 @@ the engine, the learner's engine and the labs do, each test quoting the words.
 """
 
 import re
+from itertools import permutations
 from pathlib import Path
 
 from engine import Value, finite_difference
 from grader.catalog import load
+from labs.capstone import check_pieces, train
 from labs.expression import FUNCTIONS, expression_graph
+from labs.level_graph import _steps_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,7 +92,7 @@ def test_every_operation_records_its_inputs():
 
 
 def test_a_kink_shows_as_a_cross_in_the_lab():
-    says("alive.md", "At a kink (`relu` at 0) the two disagree, and the lab's table shows ✗")
+    says("alive.md", "At `relu`'s kink, where its input is 0, the two disagree, and the lab's table shows ✗")
     check = expression_graph("relu(a - 2)", {"a": 2.0})["checks"]["a"]
     assert abs(check["autograd"] - check["numeric"]) > 1e-4 * (1 + abs(check["numeric"]))
     smooth = expression_graph("(a - 2) ** 2", {"a": 2.0})["checks"]["a"]
@@ -104,3 +107,28 @@ def test_the_straight_line_fails_for_a_big_nudge_because_the_slope_moves():
         loss = (a * -3.0 + 10.0) ** 2
         loss.backward()
         assert a.grad == slope
+
+
+def test_on_the_tree_a_walk_is_right_when_each_node_comes_after_its_user():
+    says("autograd.md", "any walk down from $L$ that reaches each node through the one node that uses it works")
+    a, b, c, k = Value(2.0), Value(3.0), Value(10.0), Value(-2.0)
+    e = a * b
+    f = e + c
+    L = f * k
+    order = L.topological_order()
+    L.backward()
+    right = [n.grad for n in order]
+    user = {e: f, f: L}
+    for walk in permutations([L, f, e]):
+        after_user = all(walk.index(node) > walk.index(used_by) for node, used_by in user.items())
+        grads = _steps_in(order, walk)[-1]["grads"]
+        assert (grads == right) == after_user, [n.label or n.data for n in walk]
+
+
+def test_a_piece_the_network_never_calls_leaves_the_curve_and_fails_its_check():
+    says("capstone.md", "A piece it never calls, such as `exp` or `log`, leaves the curve as it is; "
+         "the pieces table below checks every piece on its own, so it catches those too.")
+    for piece, exercise in (("exp", "exp-backward"), ("log", "log-backward")):
+        codes = {piece: load(exercise).mistakes[0].code}
+        assert train(codes, steps=3)["losses"] == train({}, steps=3)["losses"]
+        assert [p["ok"] for p in check_pieces(codes) if p["method"] == piece] == [False]

@@ -96,6 +96,7 @@ GIVEN = {
         "-3.0": "the seed's composite", "10.0": "the seed's composite", "16": "16-bit floats",
         "10": "10⁻⁸", "-8": "10⁻⁸ (and 6 × 10⁻⁸)", "6": "6 × 10⁻⁸: claimed by test_torch_claims.py",
         "0": "exactly 0", "0.25": "a·b + c = 0.25 (a slip, recomputed with the others)",
+        "0.0": "`p.grad = 0.0`, what clearing a gradient sets",
     },
     "index.md": {str(n): "the course map's numbering" for n in range(1, 10)},
     "autograd.md": {
@@ -104,7 +105,7 @@ GIVEN = {
         "5.01": "self = 5 nudged by 0.01", "3.01": "other = 3 nudged by 0.01",
     },
     "more-ops.md": {
-        "-1": "b⁻¹ and `self * -1`", "-3": "−3/4: a = 3 over b² = 4 (the div-rate answer, −0.75)",
+        "-1": "b⁻¹", "-1.0": "`self * Value(-1.0)`, negation built from a product", "-3": "−3/4: a = 3 over b² = 4 (the div-rate answer, −0.75)",
         "2": "x = 2 and b = 2, the points chosen", "0.001": "the h suggested for a nudge",
         "0.01": "the questions' tolerance", "0.1": "pow-at-2's tolerance",
     },

@@ -226,9 +226,9 @@ PROSE = [
     ("more-ops.md", "The output there is $t = \\tanh 0.5 = {:.4f}$, and $1 - t^2 = {:.4f}$",
      lambda: [math.tanh(0.5), grad_of(lambda x: x.tanh(), x=0.5)["x"]]),
     # the rows below train the page's network: seconds each
-    slow("train.md", "from {:.3f} to {:.3f} after 10 steps and\n  {:.3f} after 120;",
+    slow("train.md", "from {:.3f} at step 1 to {:.3f} at step 10\n  and {:.3f} at step 120;",
      lambda: [_losses(0.05)[0], _losses(0.05)[9], _losses(0.05)[-1]]),
-    slow("train.md", "at 0.001 it crawls: after 120 steps it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
+    slow("train.md", "at 0.001 it crawls: at step 120 it is still {:.3f};", lambda: [_losses(0.001)[-1]]),
     slow("train.md", "(the loss climbs to {:.3f} by step 3)", lambda: [_losses(2.0)[2]]),
     slow("train.md", "loss sticks at (4 + 4) / 8 = {:.0f}.", lambda: [_losses(2.0)[-1]]),
     slow("train.md", "no\n  parameter's gradient is bigger than {:.1e},", lambda: [_saturated()[1]]),

@@ -61,7 +61,13 @@ def test_an_inner_tensors_grad_is_never_stored_unless_retained():
 
 
 def test_the_graph_is_freed_and_a_second_backward_raises():
-    says("a second `backward()` through the same graph raises an error, unless the first one passed `retain_graph=True`")
+    says("a second `backward()` through the same graph raises an error unless the first one passed "
+         "`retain_graph=True` (a graph of sums alone saved nothing, and escapes it)")
+    x, y = torch.tensor(1.0, requires_grad=True), torch.tensor(2.0, requires_grad=True)
+    total = x + y
+    total.backward()
+    total.backward()  # sums saved nothing: no error, and the leaves add up
+    assert x.grad.item() == 2.0
     a, _, L = _torch_graph()
     L.backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
@@ -133,12 +139,15 @@ def test_a_second_pass_adds_only_at_the_leaves_as_in_pytorch():
 
 
 def test_zero_grad_clears_in_both():
-    says("| `model.zero_grad()` | `optimizer.zero_grad()` | clear the gradients before the next step |")
-    model = MLP(2, [3, 1])
-    model([1.0, -1.0]).backward()
-    assert any(p.grad for p in model.parameters())
-    model.zero_grad()
-    assert all(p.grad == 0 for p in model.parameters())
+    says("| `p.grad = 0.0` for every parameter (the course engine's `model.zero_grad()`) | `optimizer.zero_grad()` |"
+         " clear the gradients before the next step |")
+    for clear in (lambda model: [setattr(p, "grad", 0.0) for p in model.parameters()],  # the learner's MLP
+                  lambda model: model.zero_grad()):  # the course engine's
+        model = MLP(2, [3, 1])
+        model([1.0, -1.0]).backward()
+        assert any(p.grad for p in model.parameters())
+        clear(model)
+        assert all(p.grad == 0 for p in model.parameters())
     w = t(2.0)
     opt = torch.optim.SGD([w], lr=0.1)
     (w * w).backward()
