@@ -42,7 +42,9 @@ from tools.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/(runner|labs)\.\w+\.json$")  # course_build/packaging.py
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))  # more runs, steadier medians on a noisy machine
-READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+READY = "document.documentElement.dataset.python === 'ready'"
+# how Python booted: the page's course:python-ready mark (course_browser/python.js)
+BOOT = "performance.getEntriesByName('course:python-ready')[0].detail"
 CLEARED = {"version": 1, "code": {}, "levels": {
     level: {"items": {}, "cleared": True, "stars": 3, "via": "quiz", "started": True}
     for level in ("autograd", "accumulate")}}
@@ -136,7 +138,9 @@ def last_measure(page, name):
     return page.evaluate(f"performance.getEntriesByName('{name}', 'measure').at(-1)?.duration ?? null")
 
 
-SPARE_READY = "window.__coursePython.spare && window.__coursePython.spare.booted"
+# a grading interpreter booted and not yet used: more booted than ended
+SPARE_READY = """((marks) => marks("ready") > marks("ended"))((kind) => performance
+    .getEntriesByName(`course:interpreter-${kind}`).filter((m) => m.detail.role === "runner").length)"""
 
 
 def press_check(page):
@@ -402,12 +406,12 @@ def course_visits(p, url, viewport, sent, results):
     results["first_key"].append(first_key(page, url + "/autograd/"))
     page.wait_for_function(READY, timeout=60_000)
     results["ours_cold"].append(mark(page, "course:python-ready"))
-    results["cold_modes"].append(page.evaluate("window.__coursePython.bootMode"))
+    results["cold_modes"].append(page.evaluate(f"{BOOT}.mode"))
     results["editor"].append(page.evaluate(  # the first editor; the others follow when near the view
         "performance.getEntriesByName('course:editor-ready')[0]?.startTime ?? null"))
     results["bytes_first"].append(sum(sent.values()))
-    results["boot_parts"].append({**page.evaluate("window.__coursePython.bootTimings"),
-                                  "workerStartedAt": page.evaluate("window.__coursePython.startedAt")})
+    results["boot_parts"].append({**page.evaluate(f"{BOOT}.timings"),
+                                  "workerStartedAt": mark(page, "course:python-start")})
     # the warm visit starts once the first one is done: the network idle (the precache
     # of the offline worker is blocked here) and the page's after-boot work finished
     page.wait_for_load_state("networkidle")
@@ -416,7 +420,7 @@ def course_visits(p, url, viewport, sent, results):
     results["first_key_warm"].append(first_key(page, url + "/autograd/"))
     page.wait_for_function(READY, timeout=60_000)
     results["ours_warm"].append(mark(page, "course:python-ready"))
-    results["warm_modes"].append(page.evaluate("window.__coursePython.bootMode"))
+    results["warm_modes"].append(page.evaluate(f"{BOOT}.mode"))
     results["bytes_repeat"].append(sum(sent.values()))
     results["pyodide_repeat"].append(pyodide_bytes(sent))
     context.close()
@@ -499,7 +503,8 @@ def check_latency(browser, url, results):
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
     # each Check's interpreter ended as done; only the stopped runs count as restarts
-    assert page.evaluate("window.__coursePython.restarts") == len(results["stop_ready"])
+    stopped = page.evaluate("performance.getEntriesByName('course:interpreter-ended').filter((m) => m.detail.reason !== 'done').length")
+    assert stopped == len(results["stop_ready"])
     replace_code(page, "diamond", catalog.load("diamond").solution)
     page.keyboard.press("Control+Enter")
     page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")

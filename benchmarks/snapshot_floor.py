@@ -46,7 +46,7 @@ const restore = restoreFromSnapshot(SNAPSHOT);
 await loadPyodide({ indexURL: new URL("../assets/pyodide/VERSION/", import.meta.url).href, ...restore.options });
 await restore.checked;
 postMessage("ready");"""
-COURSE_READY = "window.__coursePython && window.__coursePython.state === 'ready'"
+COURSE_READY = "document.documentElement.dataset.python === 'ready'"
 
 
 def add_pages(site):

@@ -12,18 +12,36 @@
 //
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
 // the spare is already on its way.
+//
+// What it does is told as User Timing marks, which DevTools' performance panel shows
+// and a script driving the page (a test, a benchmark) reads; nothing else is kept
+// for them:
+//   course:python-start      the first interpreter's launch (startTime)
+//   course:python-ready      the first interpreter booted: detail {mode, rejected,
+//                            timings, kept, seconds}: "snapshot" | "normal" | "fallback"
+//                            (rejected says why the snapshot was not usable), the
+//                            boot's parts in ms, the powers the worker could not drop
+//   course:interpreter-ready every interpreter booted: detail {role, id}, id counting
+//                            the visit's interpreters from 1
+//   course:interpreter-ended every interpreter ended: detail {role, id, reason}, reason
+//                            "done" (after its one run, or not needed) or "stop",
+//                            "timeout", "crash"
+// A policy violation in a worker is a console warning, as the browser's own are.
 
 import FACTS from "../runner/facts.json" with { type: "json" };
 import { launchWorker } from "./launch.js";
 import { makeVerdict } from "./verdicts.js";
 
 const SPARE_AFTER_MS = 100; // a run that lasts this long gets its successor booting meanwhile
+const CSP_WARNING = "Content-Security-Policy: the Python worker was refused";
+let interpreters = 0; // launched this visit: each one's id in the marks
 
 /** One worker, one interpreter: its boot, its calls, its end. */
 class Interpreter {
   constructor(runtime, launched) {
     this.runtime = runtime;
     this.role = launched.role;
+    this.id = ++interpreters;
     this.worker = launched.worker;
     this.startedAt = launched.startedAt;
     this.pending = new Map();
@@ -52,7 +70,7 @@ class Interpreter {
     if (msg.type === "boot-failed") return this.fail(`Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.end("crash");
     if (msg.type === "snapshot-rejected") return this.runtime.snapshotWasRejected(msg);
-    if (msg.type === "csp-violation") { this.runtime.cspViolations.push(msg); return undefined; }
+    if (msg.type === "csp-violation") return console.warn(`${CSP_WARNING} ${msg.directive} ${msg.blocked}`);
     const call = this.pending.get(msg.id);
     if (!call) return undefined; // not ours: ids are random, a forged message cannot match
     if (msg.type === "started") return call.started?.();
@@ -94,7 +112,6 @@ export class PythonRuntime extends EventTarget {
   constructor({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot = null }) {
     super();
     this.urls = { workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot };
-    this.bootMode = null; // "snapshot" | "normal" | "fallback" (the snapshot was not usable)
     this.spares = []; // grading interpreters touched by no run, booted or booting
     this.keep = 1; // how many spares to keep: see keepSpares
     this.toppingUp = false;
@@ -105,12 +122,9 @@ export class PythonRuntime extends EventTarget {
     this.seed = null; // {module, memory, files} from the first interpreter
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = "";
-    this.restarts = 0; // interpreters ended by Stop, a timeout or a crash
-    this.runs = 0; // grading interpreters used (each for one run)
     this.bootFailures = 0; // grading interpreters in a row that could not boot
     this.bootSeconds = null;
     this.snapshotRejected = null; // why the first worker booted without the snapshot
-    this.cspViolations = []; // reported by the workers, for the tests only
   }
 
   /** The interpreter the next run takes: a booted spare if there is one. */
@@ -118,7 +132,7 @@ export class PythonRuntime extends EventTarget {
     return this.spares.find((i) => i.booted) || this.spares[0] || null;
   }
 
-  /** For the tests and benchmarks: the worker of the interpreter a run would take. */
+  /** The worker of the interpreter a run would take (early.js: is one there already?). */
   get worker() {
     return this.spare?.worker || null;
   }
@@ -143,7 +157,10 @@ export class PythonRuntime extends EventTarget {
     const early = globalThis.__courseEarlyPython;
     globalThis.__courseEarlyPython = null;
     const launched = early || launchWorker(this.urls, { seed: this.seed });
-    if (!this.startedAt) this.startedAt = launched.startedAt; // for the benchmarks
+    if (!this.startedAt) {
+      this.startedAt = launched.startedAt;
+      performance.mark("course:python-start", { startTime: launched.startedAt });
+    }
     if (this.state !== "ready") this.setState("loading", "Loading Python…");
     this.spares.push(new Interpreter(this, launched));
   }
@@ -197,18 +214,15 @@ export class PythonRuntime extends EventTarget {
   }
 
   bootReady(interpreter, msg) {
+    performance.mark("course:interpreter-ready", { detail: { role: interpreter.role, id: interpreter.id } });
     if (interpreter.role !== "runner") return undefined;
     if (this.bootSeconds === null) {
       this.bootSeconds = msg.seconds;
-      this.bootTimings = msg.timings;
-      this.bootMode = msg.mode;
-      this.workerKept = msg.kept; // powers the worker could not drop (none expected)
-      this.snapshotBytes = msg.snapshotBytes; // the restored memory's size, for the tests and benchmarks
-      performance.mark("course:python-ready");
+      performance.mark("course:python-ready", { detail: { mode: msg.mode, rejected: this.snapshotRejected,
+        timings: msg.timings, kept: msg.kept, seconds: msg.seconds } });
       // the first interpreter primes the WebAssembly that every later one shares
       interpreter.call("warm_up", []).catch(() => {});
     }
-    this.lastBoot = msg; // for the benchmarks
     this.bootFailures = 0;
     if (this.state !== "ready") this.setState("ready", "");
     this.topUp();
@@ -224,11 +238,10 @@ export class PythonRuntime extends EventTarget {
 
   snapshotWasRejected(msg) {
     this.snapshotRejected ??= String(msg.reason);
-    this.snapshotError ??= String(msg.detail || ""); // for the tests
   }
 
   ended(interpreter, reason) {
-    if (reason !== "done") this.restarts += 1;
+    performance.mark("course:interpreter-ended", { detail: { role: interpreter.role, id: interpreter.id, reason } });
     if (this.takeSpare(interpreter) && this.state !== "failed") this.start();
     if (interpreter === this.lab) {
       this.lab = null;
@@ -264,7 +277,6 @@ export class PythonRuntime extends EventTarget {
     // Its replacement boots once this run's verdict is on screen (see topUp). A run still
     // going after SPARE_AFTER_MS (a slow one, or a loop about to be stopped) gets it then.
     const successor = setTimeout(() => this.start(), SPARE_AFTER_MS);
-    this.runs += 1;
     const run = { interpreter, timer: null };
     this.running = run;
     const started = () => {

@@ -12,7 +12,7 @@ export function python() {
   instance = new PythonRuntime(config);
   instance.assetsBase = config.base;
   instance.exercisesBase = config.exercisesBase;
-  globalThis.__coursePython = instance; // early.js looks here; so do the benchmarks
+  globalThis.__coursePython = instance; // early.js looks here, not to start a second worker
   showState(instance);
   return instance;
 }

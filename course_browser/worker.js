@@ -189,8 +189,7 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
     const timings = { importPyodideAndFiles: fetched - started, loadPyodide: loaded - fetched,
       courseAndGuard: done - loaded, ...booted.timings };
     const discardAfter = role === "lab" ? listOf(api.DISCARD_AFTER) : undefined;
-    post({ type: "ready", seconds, timings, mode: booted.mode, kept, discardAfter,
-      snapshotBytes: booted.mode === "snapshot" || booted.mode === "seeded" ? pyodide._module.HEAP8.length : 0 });
+    post({ type: "ready", seconds, timings, mode: booted.mode, kept, discardAfter });
   } catch (error) {
     post({ type: "boot-failed", error: String(error?.message || error) });
     throw error;

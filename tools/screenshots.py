@@ -34,7 +34,7 @@ PALETTES = {
     "dark": {"index": 1, "color": {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
                                    "primary": "indigo", "accent": "deep orange"}},
 }
-READY = "window.__coursePython && ['ready', 'failed'].includes(window.__coursePython.state)"
+READY = "['ready', 'failed'].includes(document.documentElement.dataset.python)"
 # The labs whose pictures appear only after training: the button, and the status text once done.
 TRAIN = {"training": (r"^Train", "Trained with learning rate"),
          # a new learner's capstone trains on the reference's pieces: "Trained on the reference's ..."

@@ -52,6 +52,28 @@ def off_site_requests(page, site):
     return foreign
 
 
+def worker_policy_warnings(page):
+    """The list that a worker's Content-Security-Policy violations go to: python.js warns
+    of each in the console (the page's own are CSP_VIOLATIONS')."""
+    found = []
+    page.on("console", lambda m: m.type == "warning" and m.text.startswith("Content-Security-Policy:")
+            and found.append(m.text))
+    return found
+
+
+def marks(page, name, **detail):
+    """The details of the page's User Timing marks called `name` (python.js lists them),
+    those whose detail has each key = value of `detail`."""
+    return page.evaluate("""([name, want]) => performance.getEntriesByName(name, "mark").map((m) => m.detail ?? {})
+        .filter((d) => Object.entries(want).every(([k, v]) => d[k] === v))""", [name, detail])
+
+
+def python_boot(page):
+    """How Python booted, once it has: {mode, rejected, timings, kept, seconds}."""
+    wait_for_python(page)
+    return marks(page, "course:python-ready")[0]
+
+
 def open_skip_test(page):
     """The skip test is folded away until a learner asks for it: ask, as a learner would
     (a no-op where it is open already, and where the page's scripts don't run)."""

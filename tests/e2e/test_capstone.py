@@ -13,7 +13,8 @@ from grader import catalog
 from labs.capstone import capstone_pieces
 from runner.facts import BLANK, STORAGE
 
-from .helpers import MUL_ANSWER, SIZES
+from .conftest import wait_until
+from .helpers import MUL_ANSWER, SIZES, marks
 from .pages import Level
 from .saved import progress
 
@@ -78,13 +79,14 @@ def every_piece_mine():
 def mine_trained(shared_page, site):
     """The capstone with every piece solved (every_piece_mine), trained once on the page
     that the tests below share; the lab interpreter that the training ran the learner's
-    code in is window.__beforeTraining."""
+    code in is any lab interpreter booted before it (`page.labs_before`)."""
     page, level = shared_page, Level(shared_page, site, "capstone")
     if level.is_open:
         return level.lab("capstone")
     lab = open_with_solved(page, site, every_piece_mine())
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(len(PIECES))
-    page.evaluate("async () => { window.__beforeTraining = await window.__coursePython.launchLab(); }")
+    wait_until(page, "performance.getEntriesByName('course:interpreter-ready').some((m) => m.detail.role === 'lab')")
+    page.labs_before = {m["id"] for m in marks(page, "course:interpreter-ready", role="lab")}
     return train(lab)
 
 
@@ -111,8 +113,10 @@ def test_the_lab_interpreter_that_ran_the_learners_code_is_thrown_away(mine_trai
     that interpreter after each such call (the ones labs.api.DISCARD_AFTER names), so
     the code reaches no later lab."""
     page = mine_trained.page
-    assert page.evaluate("window.__beforeTraining.dead")
-    assert page.evaluate("window.__coursePython.lab !== window.__beforeTraining")
+    ended = {m["id"] for m in marks(page, "course:interpreter-ended", role="lab")}
+    assert page.labs_before and page.labs_before <= ended
+    # and each of the training's calls (a check, 6 chunks, the boundary) had one of its own
+    assert len({m["id"] for m in marks(page, "course:interpreter-ready", role="lab")} - page.labs_before) >= 5
 
 
 def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):

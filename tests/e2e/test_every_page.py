@@ -25,6 +25,7 @@ from .helpers import (
     off_site_requests,
     open_skip_test,
     transitions_done,
+    worker_policy_warnings,
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -40,6 +41,7 @@ def _settled(request, browser, browser_context_args, site):
     runs the tests of one path together, so each path is visited once."""
     with own_page(browser, browser_context_args) as (page, errors):
         page.off_site = off_site_requests(page, site)
+        page.worker_violations = worker_policy_warnings(page)
         page.add_init_script(CSP_VIOLATIONS)
         page.goto(site + request.param)
         page.wait_for_load_state("networkidle")
@@ -100,4 +102,4 @@ def test_the_page_keeps_to_its_site_and_its_policy(settled):
     settled.wait_for_timeout(300)  # a violation is reported in a task of its own
     assert settled.off_site == [], f"requests off the site's origin: {settled.off_site}"
     assert settled.evaluate("window.__cspViolations") == []
-    assert settled.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []") == []
+    assert settled.worker_violations == []

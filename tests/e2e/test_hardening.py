@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from course_build.headers import header_rules
 from tools.site_server import serve
 
-from .conftest import wait_for_python, wait_until, watch
-from .helpers import CSP_VIOLATIONS, LEVEL, check, open_skip_test, other_origin
+from .conftest import wait_for_python, watch
+from .helpers import CSP_VIOLATIONS, LEVEL, check, open_skip_test, other_origin, python_boot, worker_policy_warnings
 from .pages import Exercise
 
 POWERS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "caches", "indexedDB",
@@ -29,11 +29,12 @@ def strict_context(browser, **options):
 def new_page(context):
     page = context.new_page()
     page.errors = watch(page)
+    page.worker_violations = worker_policy_warnings(page)
     return page
 
 
 def python_worker(page):
-    wait_until(page, "window.__coursePython && window.__coursePython.worker")
+    wait_for_python(page)
     for worker in page.workers:
         if re.search(r"/assets/course/worker\.[^/]*\.js$", worker.url):
             return worker
@@ -69,8 +70,7 @@ def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener)
     context = strict_context(browser)
     page = new_page(context)
     page.goto(built["headers"] + LEVEL)
-    wait_for_python(page)
-    assert page.evaluate("window.__coursePython.workerKept") == []
+    assert python_boot(page)["kept"] == []
     worker = python_worker(page)
     left = worker.evaluate(f"""() => {{
         const names = {POWERS!r};
@@ -84,7 +84,7 @@ def test_the_worker_drops_its_powers_once_python_is_up(browser, built, listener)
     assert outcome == "refused"
     assert hits == []
     expect(Exercise(page, "quiz-sub-backward").check()).not_to_contain_text("Python could not start")  # still works
-    assert page.evaluate("window.__coursePython.cspViolations.length") >= 1  # the refused import()
+    assert page.worker_violations, "the refused import() was not reported"
     assert page.errors == []
     context.close()
 
@@ -114,8 +114,7 @@ def test_no_page_violates_the_policy_of_its_meta_tag(browser, built):
             wait_for_python(page)
         page.wait_for_timeout(300)
         violations = page.evaluate("window.__cspViolations")
-        worker = page.evaluate("window.__coursePython ? window.__coursePython.cspViolations : []")
-        assert violations == [] and worker == [], f"{path}: {violations} {worker}"
+        assert violations == [] and page.worker_violations == [], f"{path}: {violations} {page.worker_violations}"
     assert checked >= 2
     assert page.errors == [], page.errors
     context.close()

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from grader import catalog
 
 from .conftest import wait_until
+from .helpers import marks
 from .pages import Level
 
 SUB = catalog.load("sub-backward")
@@ -153,12 +154,12 @@ def test_an_attack_run_changes_no_later_verdict(ex, name):
 def test_every_run_gets_an_interpreter_of_its_own(ex):
     """Each Run and Check takes a fresh interpreter: what one run sets, the next can't see."""
     page = ex.page
-    before = page.evaluate("window.__coursePython.runs")
+    before = len(marks(page, "course:interpreter-ended", role="runner", reason="done"))
     ex.replace_code("import sys\nsys.marker = 1\nprint('set')")
     expect(ex.run()).to_contain_text("set")
     ex.replace_code("import sys\nprint('marker' if hasattr(sys, 'marker') else 'fresh')")
     expect(ex.run()).to_contain_text("fresh")
-    assert page.evaluate("window.__coursePython.runs") == before + 2
+    assert len(marks(page, "course:interpreter-ended", role="runner", reason="done")) == before + 2  # one each
 
 
 def test_the_reference_engine_is_out_of_reach(ex):
@@ -177,4 +178,7 @@ def test_a_second_check_right_after_the_first_passes(ex):
     ex.replace_code(SUB.solution)
     for _ in range(3):
         expect(ex.check()).to_have_attribute("data-state", "passed")
-    wait_until(ex.page, "window.__coursePython.spare !== null")
+    # and one more is booted, touched by none of them
+    wait_until(ex.page, """(({ready, ended}) => ready > ended)({
+        ready: performance.getEntriesByName("course:interpreter-ready").filter((m) => m.detail.role === "runner").length,
+        ended: performance.getEntriesByName("course:interpreter-ended").filter((m) => m.detail.role === "runner").length})""")

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_until
-from .helpers import SUB_ANSWER, contrast, transitions_done
+from .helpers import SUB_ANSWER, contrast, marks, transitions_done
 from .pages import Exercise, Level
 
 COUNT_WORKERS = """window.__workers = [];
@@ -25,11 +25,11 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     assert page.evaluate("window.__courseEarlyPython") is None
     # an editor is built once it can be seen: here, once the skip test opens
     expect(Exercise(page, "quiz-sub-backward").editor).to_have_count(1)
-    assert page.evaluate("window.__coursePython.startedAt") < page.evaluate(
+    assert page.evaluate("performance.getEntriesByName('course:python-start')[0].startTime") < page.evaluate(
         "performance.getEntriesByName('course:editor-ready')[0].startTime")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
     expect(page.locator(".course-lab").first).to_be_visible()
-    wait_until(page, "window.__coursePython.lab?.booted")  # a lab in view boots its interpreter
+    wait_until(page, "performance.getEntriesByName('course:interpreter-ready').some((m) => m.detail.role === 'lab')")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     expect(Exercise(page, "diamond").editor).to_have_count(1)
     # the <head>'s worker, the second spare an exercise page keeps (python.js keepSpares)
@@ -46,7 +46,7 @@ def test_worker_survives_instant_navigation(page, site):
     page.locator(".course-map").get_by_role("link", name="Build your own autograd", exact=True).click()
     expect(page.locator(".course-level")).to_be_visible()
     assert page.evaluate("window.__marker") == "kept", "instant navigation did a full reload"
-    assert page.evaluate("window.__coursePython.restarts") == 0
+    assert [m for m in marks(page, "course:interpreter-ended") if m["reason"] != "done"] == []
     Exercise(page, "quiz-sub-backward").solve(*SUB_ANSWER)
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import served
-from .helpers import LEVEL, SUB_ANSWER
+from .helpers import LEVEL, SUB_ANSWER, python_boot
 from .pages import Level
 
 META = re.compile(r'(<meta name="course-runtime" content=")([^"]*)(")')
@@ -35,7 +35,7 @@ print(json.dumps({"source": "def collect" in inspect.getsource(runner.execute), 
 
 
 def boot_mode(page):
-    return page.evaluate("window.__coursePython.bootMode")
+    return python_boot(page)["mode"]
 
 
 def boots_normally_and_grades(page, site, why):
@@ -43,7 +43,7 @@ def boots_normally_and_grades(page, site, why):
     (missing, hash, load), and a right answer still passes."""
     level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "fallback"
-    assert page.evaluate("window.__coursePython.snapshotRejected") == why
+    assert python_boot(page)["rejected"] == why
     passes(level)
 
 
@@ -51,10 +51,11 @@ def passes(level):
     expect(level.exercise("quiz-sub-backward").fill_blanks(*SUB_ANSWER).check()).to_contain_text("Passed")
 
 
-def probe(page):
-    result = page.evaluate("(code) => window.__coursePython.call('run', [code])", PROBE)
-    assert result["status"] == "ok", result
-    return json.loads(result["stdout"])
+def probe(level):
+    """What PROBE finds, run as a learner runs code: pasted into an exercise, then Run."""
+    ex = level.exercise("quiz-topo-order").replace_code(PROBE)  # passes() fills quiz-sub-backward
+    expect(ex.run()).to_have_attribute("data-state", "ran")
+    return json.loads(ex.result.locator(".course-result__output pre").inner_text())
 
 
 def snapshot_config(page, site):
@@ -91,12 +92,13 @@ def shipped(page, site):
 def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "snapshot"
-    assert page.evaluate("window.__coursePython.snapshotRejected") is None
-    timings = page.evaluate("window.__coursePython.bootTimings")
+    boot = python_boot(page)
+    assert boot["rejected"] is None
+    timings = boot["timings"]
     print(f"\nsnapshot boot: {timings}")
     # this host sends files as they are: the body was dropped at its headers, the gzip file inflated
     assert "snapshotFetchInflate" in timings
-    found = probe(page)
+    found = probe(level)
     assert found["source"] and found["modules"] >= 8
     assert found["path"] == ["/home/pyodide/course", ""]
     assert found["executable"] == "/home/pyodide/this.program"  # not the build's script
@@ -139,9 +141,9 @@ def test_each_boot_draws_its_own_random_numbers(browser, site):
     draws = []
     for _ in range(2):
         context = browser.new_context(service_workers="block")
-        page = Level(context.new_page(), site, "autograd").open().page
-        assert boot_mode(page) == "snapshot"
-        draws.append(probe(page)["random"])
+        level = Level(context.new_page(), site, "autograd").open()
+        assert boot_mode(level.page) == "snapshot"
+        draws.append(probe(level)["random"])
         context.close()
     assert draws[0] != draws[1]
 
@@ -179,7 +181,7 @@ def test_a_host_that_decodes_the_gzip_on_the_way_still_gets_the_snapshot(page, s
     page.route(snapshot_url(site, config), lambda route: route.fulfill(body=gzip.decompress(data)))
     level = Level(page, site, "autograd").open()
     assert boot_mode(page) == "snapshot"
-    timings = page.evaluate("window.__coursePython.bootTimings")
+    timings = python_boot(page)["timings"]
     assert "snapshotFetch" in timings and "snapshotFetchInflate" not in timings  # nothing inflated here
     passes(level)
 
@@ -204,7 +206,7 @@ def test_a_host_that_compresses_pages_but_not_the_body_still_gets_the_snapshot(p
     page.route(f"{url}/assets/course/{config['body']}", send_as_it_is)
     level = Level(page, url, "autograd").open()
     assert boot_mode(page) == "snapshot"
-    assert "snapshotFetchInflate" in page.evaluate("window.__coursePython.bootTimings")  # the gzip file
+    assert "snapshotFetchInflate" in python_boot(page)["timings"]  # the gzip file
     assert len(asked) == 2  # the cache, then the host
     passes(level)
 
@@ -225,7 +227,7 @@ def test_a_host_that_serves_precompressed_copies_sends_the_snapshot_as_brotli(pa
     sent.clear()  # the host lives for the module: what earlier tests asked for is theirs
     level = Level(page, url, "autograd").open()
     assert boot_mode(page) == "snapshot"
-    assert "snapshotFetch" in page.evaluate("window.__coursePython.bootTimings")  # nothing inflated in the worker
+    assert "snapshotFetch" in python_boot(page)["timings"]  # nothing inflated in the worker
     config = snapshot_config(page, url)
     brotli_copy = built_site / "assets/course" / f"{config['body']}.br"
     assert sent[f"/assets/course/{config['body']}"] == brotli_copy.stat().st_size
