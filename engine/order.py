@@ -9,7 +9,8 @@ def topological_order(root):
     Iterative depth-first search, children in their recorded order, so the list
     is the same on every run (the order a recursive `build` gives) and no depth
     can overflow the stack. Works on any node with `_children`, so the code the
-    course gives a learner (engine.given) walks the learner's own Values with it.
+    course gives a learner (engine.given) walks the learner's own Values with it,
+    whether they keep their children in a tuple, a list or a set, as micrograd does.
     """
     order, seen = [], set()
     stack = [(root, False)]
@@ -22,7 +23,8 @@ def topological_order(root):
             continue
         seen.add(node)
         stack.append((node, True))
-        for child in reversed(node._children):
+        children = node._children
+        for child in reversed(children) if isinstance(children, (tuple, list)) else children:
             if child not in seen:
                 stack.append((child, False))
     return order

@@ -37,7 +37,9 @@ OPERATIONS = {
     "pow": {"shape": "power", "symbol": "**", "word": "a power"},
     "exp": {"shape": "unary", "word": "exp"},
     "tanh": {"shape": "unary", "word": "tanh"},
-    "relu": {"shape": "unary", "word": "relu"},
+    # no slope at 0, so either convention is right there: tested at 0 only with nothing
+    # arriving from above, where both give 0 and a rule that divides by the input fails
+    "relu": {"shape": "unary", "word": "relu", "kink_at_zero": True},
     # defined for x > 0 only: its "near zero" cases come from the right
     "log": {"shape": "unary", "word": "log", "positive_only": True},
     "softplus": {"shape": "unary", "word": "softplus"},
@@ -111,7 +113,8 @@ def _sound(case):
         for op, *args in case["nodes"]:
             if op == "div" and abs(nodes[args[1]].data) < 0.1:
                 return False
-            if op == "relu" and abs(nodes[args[0]].data) < 1e-6:
+            at_kink = nodes[args[0]].data == 0.0 and case.get("upstream") == 0.0
+            if OPERATIONS[op].get("kink_at_zero") and abs(nodes[args[0]].data) < 1e-6 and not at_kink:
                 return False
         outputs = _reference(case)
     except (ZeroDivisionError, OverflowError, ValueError):
@@ -129,19 +132,20 @@ def _operation(op, args):
     return [op, *args]
 
 
-def _rule_case(rng, op, leaves, start, same=False):
+def _rule_case(rng, op, leaves, start, same=False, exponent=None, upstream=None):
     if op in BINARY:
         node = _operation(op, [0, 0] if same else [0, 1])
         leaves = leaves[:1] if same else leaves[:2]
     elif OPERATIONS[op]["shape"] == "power":
-        node = _operation(op, [0, rng.choice(EXPONENTS)])
+        node = _operation(op, [0, rng.choice(EXPONENTS) if exponent is None else exponent])
         leaves = leaves[:1]
     else:
         node = [op, 0]
         leaves = leaves[:1]
-    upstream = round(rng.choice((-1, 1)) * rng.uniform(0.3, 2.0), 3)
-    if abs(abs(upstream) - 1) < 0.1:
-        upstream = 1.7
+    if upstream is None:
+        upstream = round(rng.choice((-1, 1)) * rng.uniform(0.3, 2.0), 3)
+        if abs(abs(upstream) - 1) < 0.1:
+            upstream = 1.7
     return {"mode": "rule", "leaves": leaves, "nodes": [node],
             "start": [start] * len(leaves), "upstream": upstream}
 
@@ -191,17 +195,23 @@ def _near_zero(rng, zeros, positive=False):
 
 
 def _near_zero_inputs(rng, op, zeros):
-    """The first near-zero cases, fixed: an input at exactly 0 in each position
-    where the true gradient exists (a rule that divides by an input must fail
-    there), and a tiny negative input (a rule that lets gradient through just
-    below zero must fail there)."""
+    """The first near-zero cases, fixed, as _rule_case's keyword arguments: an input at
+    exactly 0 in each position where the true gradient exists (a rule that divides by
+    an input must fail there; for a power, x ** 1 too, whose slope at 0 is 1 where a
+    guarded x ** k / x gives 0), and a tiny negative input (a rule that lets gradient
+    through just below zero must fail there). An operation with a kink at 0 meets 0
+    with nothing from above."""
     other = _leaf_value(rng, 0.3, 1.5)
     if op in POSITIVE_ONLY:  # a rule like 1/x is steepest here
-        return [[0.001, other], [0.01, other]]
+        return [{"leaves": [0.001, other]}, {"leaves": [0.01, other]}]
     zero_second = op in BINARY and not OPERATIONS[op].get("divides_by_second")
-    fixed = [[-0.001, other], [other, -0.001] if zero_second else [0.001, other]]
+    fixed = [{"leaves": [-0.001, other]}, {"leaves": [other, -0.001] if zero_second else [0.001, other]}]
     if zeros:
-        fixed[:0] = [[0.0, other]] + ([[other, 0.0]] if zero_second else [])
+        fixed[:0] = [{"leaves": [0.0, other]}] + ([{"leaves": [other, 0.0]}] if zero_second else [])
+        if OPERATIONS[op]["shape"] == "power":
+            fixed.insert(1, {"leaves": [0.0, other], "exponent": 1})
+    elif OPERATIONS[op].get("kink_at_zero"):
+        fixed.insert(0, {"leaves": [0.0, other], "upstream": 0.0})
     return fixed
 
 
@@ -235,11 +245,11 @@ def value_cases(grading, declared_groups, rng):
                                        same=op in BINARY and rng.random() < 0.5), 6)
         near = _near_zero_inputs(rng, op, zeros)
         positive = op in POSITIVE_ONLY
+        at_zero = ", and at 0" if zeros else ", and at its kink, 0" if OPERATIONS[op].get("kink_at_zero") else ""
         group(f"The rule of {word} at " + ("small inputs (it is defined for x > 0 only)" if positive else
-                                           "inputs near zero, of both signs" + (", and at 0" if zeros else "")),
-              lambda op=op, near=near, positive=positive: _rule_case(
-                  rng, op, near.pop(0) if near else
-                  [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)], 0.0), 6)
+                                           "inputs near zero, of both signs" + at_zero),
+              lambda op=op, near=near, positive=positive: _rule_case(rng, op, start=0.0, **(near.pop(0) if near else {
+                  "leaves": [_near_zero(rng, zeros, positive), _leaf_value(rng, 0.3, 1.5)]})), 6)
     for declared in declared_groups:  # the page's own graphs, at random leaves
         group(declared["name"], lambda d=declared: {"mode": "backward", "nodes": d["graph"],
                                                      "leaves": [_leaf_value(rng) for _ in range(d["leaves"])]},
@@ -333,6 +343,7 @@ def _nn_case(rng, unit, nin, nouts):
     labels = [f"output {i + 1}" for i in range(nouts[-1])] if nouts[-1] > 1 else ["the output"]
     labels += [f"∂(sum of outputs)/∂({w})" for w in where]
     labels += [f"how many times parameters() lists {w}" for w in where] + ["len(model.parameters())"]
+    labels += [f"∂(sum of outputs)/∂(input {i + 1})" for i in range(nin)]
     if unit != "mlp":
         labels = labels[:nouts[-1]] + [label.replace("layer 1 ", "") for label in labels[nouts[-1]:]]
     order = "each neuron's w then b" if unit != "mlp" else "layer by layer, each neuron's w then b"

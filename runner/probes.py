@@ -158,7 +158,9 @@ def nn_case(namespace, case):
     numbers, and run it on one input. Outputs: each output's value; the gradient of
     their sum with respect to each parameter (so the forward pass must build a graph);
     how many times `parameters()` lists each parameter (any order is fine, but each
-    exactly once); and how many items it lists in all."""
+    exactly once); how many items it lists in all; and the gradient of the sum with
+    respect to each input. The inputs are Values of the network's own class, as a
+    later layer's are: a forward pass that reads their .data cuts them off the graph."""
     model = _network(namespace, case)
     try:
         params = weights_and_biases(model)
@@ -168,8 +170,19 @@ def nn_case(namespace, case):
         raise CaseFailure("Keep the given __init__ methods: the network has the wrong number of weights.")
     for p, value in zip(params, case["params"]):
         p.data = value
-    outs, grads, counts, listed = readings(model, list(case["x"]))
-    return [number(o) for o in outs] + [number(g) for g in grads] + [float(c) for c in counts] + [float(listed)]
+    x = _inputs(type(params[0]) if params else None, case["x"])
+    outs, grads, counts, listed = readings(model, x)
+    return ([number(o) for o in outs] + [number(g) for g in grads] + [float(c) for c in counts] + [float(listed)]
+            + [number(getattr(v, "grad", None)) for v in x])
+
+
+def _inputs(value, numbers):
+    """`numbers` as Values of class `value` (the network's weights'), or as they are
+    where that class can't make them: their gradients then read as missing."""
+    try:
+        return [value(v) for v in numbers]
+    except Exception:  # noqa: BLE001 - the learner's class, whatever it raises
+        return list(numbers)
 
 
 class _OneLayer:

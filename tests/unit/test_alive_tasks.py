@@ -247,7 +247,7 @@ def test_the_nudge_oracle_checks_the_engines_zero(source, kink, agrees):
 def test_the_page_says_why_the_oracle_is_checked_and_the_recap_agrees_with_the_table():
     assert "at a\n*kink*, a corner like `relu` has at 0" in ALIVE
     assert "The nudge oracle agrees with every one" not in ALIVE
-    assert "At a kink (`relu` at 0) the two\n  disagree, and the lab's table shows ✗" in ALIVE
+    assert "At `relu`'s kink, where its input is 0,\n  the two disagree, and the lab's table shows ✗" in ALIVE
     drawn = expression_graph("relu(a-2)", {"a": 2.0})
     check = drawn["checks"]["a"]
     assert abs(check["autograd"] - check["numeric"]) > 1e-4 * (1 + abs(check["numeric"]))  # the ✗ in expression.js
