@@ -41,6 +41,8 @@ RIGHT = [
     ("layer", ["list(map(lambda n: n(x), self.neurons))", "sum((n.parameters() for n in self.neurons), [])"],
      "map; flattened with sum"),
     ("mlp", ["layer(x)", "sum((layer.parameters() for layer in self.layers), [])"], "flattened with sum"),
+    ("value-init", ["self.data = data\nself.grad = 0.0\nself._children = set(children)\nself._backward = lambda: None"],
+     "micrograd's own set of children"),
 ]
 
 WRONG = [
@@ -79,4 +81,11 @@ WRONG = [
     ("mlp", ["layer(x)", "[p for layer in self.layers for p in layer.parameters()] + self.layers[-1].parameters()"],
      "lists the last layer twice: it would step twice"),
     ("central-difference", ["(f(x + 2 * h) - f(x - 2 * h)) / (4 * h)"], "nudges by 2h: still central but not the h given"),
+    # a red-team pass found these passing (2026-12-07)
+    ("relu-backward", ["out.data / self.data * out.grad"], "relu(x) / x as the slope: crashes where the input is 0"),
+    ("pow-backward", ["(k * out.data / self.data if self.data else 0.0) * out.grad"],
+     "a guarded x ** k / x: 0 for x ** 1 at 0, where the slope is 1"),
+    ("chain-by-hand", ["dL_dd", "dL_dd", "e / a * dL_de", "e / b * dL_de"], "e / a for b: undefined at a = 0"),
+    ("neuron", ["sum((wi * getattr(xi, 'data', xi) for wi, xi in zip(self.w, x)), self.b)", "self.w + [self.b]"],
+     "reads the inputs' .data: no gradient reaches a layer before"),
 ]
