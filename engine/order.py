@@ -23,8 +23,11 @@ def topological_order(root):
             continue
         seen.add(node)
         stack.append((node, True))
-        children = node._children
-        for child in reversed(children) if isinstance(children, (tuple, list)) else children:
+        try:
+            children = reversed(node._children)
+        except TypeError:  # a set: any order of inputs gives a right order
+            children = node._children
+        for child in children:
             if child not in seen:
                 stack.append((child, False))
     return order
