@@ -1,5 +1,6 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
+import json
 import re
 from urllib.parse import urlparse
 
@@ -66,6 +67,12 @@ def marks(page, name, **detail):
     those whose detail has each key = value of `detail`."""
     return page.evaluate("""([name, want]) => performance.getEntriesByName(name, "mark").map((m) => m.detail ?? {})
         .filter((d) => Object.entries(want).every(([k, v]) => d[k] === v))""", [name, detail])
+
+
+def wait_for_mark(page, name, **detail):
+    """Wait until the page has marked `name` with each key = value of `detail`."""
+    wait_until(page, f"""performance.getEntriesByName({json.dumps(name)}, "mark")
+        .some((m) => Object.entries({json.dumps(detail)}).every(([k, v]) => m.detail?.[k] === v))""")
 
 
 def python_boot(page):

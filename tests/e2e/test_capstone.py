@@ -13,8 +13,7 @@ from grader import catalog
 from labs.capstone import capstone_pieces
 from runner.facts import BLANK, STORAGE
 
-from .conftest import wait_until
-from .helpers import MUL_ANSWER, SIZES, marks
+from .helpers import MUL_ANSWER, SIZES, marks, wait_for_mark
 from .pages import Level
 from .saved import progress
 
@@ -85,7 +84,7 @@ def mine_trained(shared_page, site):
         return level.lab("capstone")
     lab = open_with_solved(page, site, every_piece_mine())
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(len(PIECES))
-    wait_until(page, "performance.getEntriesByName('course:interpreter-ready').some((m) => m.detail.role === 'lab')")
+    wait_for_mark(page, "course:interpreter-ready", role="lab")
     page.labs_before = {m["id"] for m in marks(page, "course:interpreter-ready", role="lab")}
     return train(lab)
 

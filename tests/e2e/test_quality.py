@@ -6,8 +6,7 @@ leaves the site)."""
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import wait_until
-from .helpers import SUB_ANSWER, contrast, marks, transitions_done
+from .helpers import SUB_ANSWER, contrast, marks, transitions_done, wait_for_mark
 from .pages import Exercise, Level
 
 COUNT_WORKERS = """window.__workers = [];
@@ -29,7 +28,7 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
         "performance.getEntriesByName('course:editor-ready')[0].startTime")
     page.locator("nav.md-nav--primary").get_by_role("link", name="Derivatives as nudges").first.click()
     expect(page.locator(".course-lab").first).to_be_visible()
-    wait_until(page, "performance.getEntriesByName('course:interpreter-ready').some((m) => m.detail.role === 'lab')")  # a lab in view boots its interpreter
+    wait_for_mark(page, "course:interpreter-ready", role="lab")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     expect(Exercise(page, "diamond").editor).to_have_count(1)
     # the <head>'s worker, the second spare an exercise page keeps (python.js keepSpares)
