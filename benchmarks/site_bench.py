@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader import catalog  # noqa: E402
 from tools.chromium import CHROMIUM, launch_args  # noqa: E402
+from tools.marks import SPARE_BOOTED, restarts  # noqa: E402
 from tools.site_server import build_and_serve, serve  # noqa: E402
 
 COURSE_FILES = re.compile(r"/assets/course/(runner|labs)\.\w+\.json$")  # course_build/packaging.py
@@ -138,9 +139,6 @@ def last_measure(page, name):
     return page.evaluate(f"performance.getEntriesByName('{name}', 'measure').at(-1)?.duration ?? null")
 
 
-# a grading interpreter booted and not yet used: more booted than ended
-SPARE_READY = """((marks) => marks("ready") > marks("ended"))((kind) => performance
-    .getEntriesByName(`course:interpreter-${kind}`).filter((m) => m.detail.role === "runner").length)"""
 
 
 def press_check(page):
@@ -168,7 +166,7 @@ def check_with_keyboard(page, slot, code):
     ex = replace_code(page, slot, code)
     warm, again = [], []
     for _ in range(RUNS):
-        page.wait_for_function(SPARE_READY)
+        page.wait_for_function(SPARE_BOOTED)
         page.wait_for_timeout(300)  # the spare's first message handled, the page idle
         warm.append(press_check(page))
         again.append(press_check(page))
@@ -503,8 +501,7 @@ def check_latency(browser, url, results):
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     page.locator('.course-exercise[data-slot="diamond"] .cm-content').wait_for()
     # each Check's interpreter ended as done; only the stopped runs count as restarts
-    stopped = page.evaluate("performance.getEntriesByName('course:interpreter-ended').filter((m) => m.detail.reason !== 'done').length")
-    assert stopped == len(results["stop_ready"])
+    assert len(restarts(page)) == len(results["stop_ready"])
     replace_code(page, "diamond", catalog.load("diamond").solution)
     page.keyboard.press("Control+Enter")
     page.wait_for_function("performance.getEntriesByName('course:check', 'measure').length > 0")

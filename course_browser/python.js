@@ -43,7 +43,6 @@ class Interpreter {
     this.role = launched.role;
     this.id = ++interpreters;
     this.worker = launched.worker;
-    this.startedAt = launched.startedAt;
     this.pending = new Map();
     this.dead = false;
     this.discardAfter = null; // the lab interpreter's, once booted: see labCall

@@ -6,6 +6,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
+from tools.marks import marks
 from tools.site_server import serve
 
 from .conftest import wait_for_python, wait_until
@@ -60,13 +61,6 @@ def worker_policy_warnings(page):
     page.on("console", lambda m: m.type == "warning" and m.text.startswith("Content-Security-Policy:")
             and found.append(m.text))
     return found
-
-
-def marks(page, name, **detail):
-    """The details of the page's User Timing marks called `name` (python.js lists them),
-    those whose detail has each key = value of `detail`."""
-    return page.evaluate("""([name, want]) => performance.getEntriesByName(name, "mark").map((m) => m.detail ?? {})
-        .filter((d) => Object.entries(want).every(([k, v]) => d[k] === v))""", [name, detail])
 
 
 def wait_for_mark(page, name, **detail):

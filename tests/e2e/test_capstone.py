@@ -12,8 +12,9 @@ from playwright.sync_api import expect
 from grader import catalog
 from labs.capstone import capstone_pieces
 from runner.facts import BLANK, STORAGE
+from tools.marks import marks
 
-from .helpers import MUL_ANSWER, SIZES, marks, wait_for_mark
+from .helpers import MUL_ANSWER, SIZES, wait_for_mark
 from .pages import Level
 from .saved import progress
 

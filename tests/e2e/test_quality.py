@@ -6,7 +6,9 @@ leaves the site)."""
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import SUB_ANSWER, contrast, marks, transitions_done, wait_for_mark
+from tools.marks import restarts
+
+from .helpers import SUB_ANSWER, contrast, transitions_done, wait_for_mark
 from .pages import Exercise, Level
 
 COUNT_WORKERS = """window.__workers = [];
@@ -45,7 +47,7 @@ def test_worker_survives_instant_navigation(page, site):
     page.locator(".course-map").get_by_role("link", name="Build your own autograd", exact=True).click()
     expect(page.locator(".course-level")).to_be_visible()
     assert page.evaluate("window.__marker") == "kept", "instant navigation did a full reload"
-    assert [m for m in marks(page, "course:interpreter-ended") if m["reason"] != "done"] == []
+    assert restarts(page) == []
     Exercise(page, "quiz-sub-backward").solve(*SUB_ANSWER)
 
 
