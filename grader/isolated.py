@@ -75,9 +75,13 @@ def _snapshot():
 
 
 def _command(node):
+    """The child's command line. `--liftoff-only`: a grade is one short run in a process
+    that then ends, and V8's optimising tier would compile Pyodide's hot functions a
+    second time in the background for a run that is over before the code pays back; it
+    halves a grade's CPU (1.75 to 0.97 s, benchmarks/README.md)."""
     pyodide = PYODIDE.resolve()
     reads = [f"--allow-fs-read={pyodide}/*", *(f"--allow-fs-read={s}" for s in SCRIPTS)]
-    return [node, "--experimental-permission", *reads, "--no-warnings", str(CHILD), str(pyodide)]
+    return [node, "--liftoff-only", "--experimental-permission", *reads, "--no-warnings", str(CHILD), str(pyodide)]
 
 
 def _node():

@@ -183,6 +183,8 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
     lab = open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
     expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
+    expect(lab.locator(".course-lossplot")).to_be_hidden()  # no empty box before training
+    expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
     train(lab)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
@@ -193,15 +195,14 @@ def test_pieces_not_solved_come_from_the_reference(page, site):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(page, site, size):
+def test_the_loss_chart_shows_once_trained_with_labelled_axes_and_a_legend(mine_trained, size):
+    """At either size, on the page trained at the desktop's (a phone turned, a window
+    narrowed: the chart and the boundary follow the page's width)."""
+    lab, page = mine_trained, mine_trained.page
     page.set_viewport_size(SIZES[size])
-    lab = open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
     # the pieces table is a Material table: its wrappers, no class of its own
     expect(lab.locator(".md-typeset__scrollwrap > .md-typeset__table > table:not([class])")).to_have_count(1)
     plot = lab.locator(".course-lossplot")
-    expect(plot).to_be_hidden()  # no empty box before training
-    expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
-    train(lab)
     expect(plot).to_be_visible()
     expect(plot.locator(".uplot canvas")).to_have_count(1)
     expect(plot.locator(".course-lossplot__x")).to_have_text("step")
