@@ -108,8 +108,10 @@ async function mount() {
   const level = pageLevel(root) || location.pathname;
   const exercises = root.querySelectorAll(".course-exercise");
   // A page with code or a lab started Python from its <head> (early.js); this adopts it.
-  // Exercises keep a second spare: Checks come in bursts (python.js keepSpares).
-  if (exercises.length || root.querySelector(".course-lab")) python()?.keepSpares(exercises.length ? 2 : 1);
+  if (exercises.length || root.querySelector(".course-lab")) python()?.keepSpares(1);
+  // An exercise near view keeps a second spare: Checks come in bursts (python.js
+  // keepSpares), and a page read only above its exercises costs no extra worker.
+  if (exercises.length) whenNearView(exercises, () => python()?.keepSpares(2));
   for (const el of root.querySelectorAll(".course-question")) mountQuestion(el, { level });
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();

@@ -4,10 +4,10 @@
 //
 // No restore between runs can be complete, so none is relied on: a Run or a Check
 // takes a spare interpreter (booted from the build's memory snapshot, touched by no
-// learner code), and the interpreter is thrown away when the run ends. A page with
-// exercises keeps two spares, so that a Check pressed right after another, or right
-// after a Stop, finds one booted; the replacement boots once the verdict is shown, or
-// while a run that lasts goes on. Later boots reuse what the first one fetched: the
+// learner code), and the interpreter is thrown away when the run ends. Once an
+// exercise comes near view the page keeps two spares, so that a Check pressed right
+// after another, or right after a Stop, finds one booted; the replacement boots once
+// the verdict is shown, or while a run that lasts goes on. Later boots reuse what the first one fetched: the
 // compiled WebAssembly module and the snapshot's memory (the "seed").
 //
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and

@@ -33,7 +33,7 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     wait_for_mark(page, "course:interpreter-ready", role="lab")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     expect(Exercise(page, "diamond").editor).to_have_count(1)
-    # the <head>'s worker, the second spare an exercise page keeps (python.js keepSpares)
+    # the <head>'s worker, the second spare kept once an exercise is near view (course.js)
     # and the labs' one; navigating started none, and no Check ran
     workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
     assert len(workers) == 3, workers
