@@ -7,8 +7,9 @@
 // learner code), and the interpreter is thrown away when the run ends. Once an
 // exercise comes near view the page keeps two spares, so that a Check pressed right
 // after another, or right after a Stop, finds one booted; the replacement boots once
-// the verdict is shown, or while a run that lasts goes on. Later boots reuse what the first one fetched: the
-// compiled WebAssembly module and the snapshot's memory (the "seed").
+// the verdict is shown, or while a run that lasts goes on. Later boots reuse what the
+// first one fetched: the compiled WebAssembly module and the snapshot's memory (the
+// "seed").
 //
 // Stopping is the same: Stop, a timeout or a crash terminates the run's worker, and
 // the spare is already on its way.

@@ -18,6 +18,7 @@ from grader import catalog
 from tools.marks import SPARE_BOOTED, marks
 
 from .conftest import wait_until
+from .helpers import open_skip_test
 from .pages import Level
 
 SUB = catalog.load("sub-backward")
@@ -180,3 +181,15 @@ def test_a_second_check_right_after_the_first_passes(ex):
         expect(ex.check()).to_have_attribute("data-state", "passed")
     # and one more is booted, touched by none of them
     wait_until(ex.page, SPARE_BOOTED)
+
+
+def test_the_second_spare_waits_for_an_exercise_near_view(page, site):
+    """A reader at the top of a level boots one spare; the second, which lets Checks in a
+    row each start at once, boots when an exercise comes near view (course.js)."""
+    Level(page, site, "autograd").open()
+    booted = "performance.getEntriesByName('course:interpreter-ready').filter((m) => m.detail.role === 'runner').length"
+    assert not page.locator(".course-exercise:visible").count()  # the skip test is folded, the rest locked
+    page.wait_for_timeout(1500)  # nothing must happen: a second spare would boot within this
+    assert page.evaluate(booted) == 1
+    open_skip_test(page)  # its exercises come into view
+    wait_until(page, f"{booted} >= 2")
