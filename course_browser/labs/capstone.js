@@ -171,8 +171,8 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
   const same = trainedAlike && !wrong.length;
   verdict.dataset.state = same ? "same" : "differs";
   verdict.replaceChildren(el("p", { textContent: same
-    ? `${matching(pieces, yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained exactly as the reference did, `
-      + "step by step, from the same starting weights."
+    ? `${matching(pieces, yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained as the reference did, `
+      + "step by step from the same starting weights, to rounding (each loss and gradient within 10⁻⁹ × (1 + its size) of the reference’s)."
     : trainedAlike
       ? "Your engine trained like the reference on this network, but not every piece matches it:"
       : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"
