@@ -1,12 +1,11 @@
 """Small helpers to drive the course's widgets the way a learner does."""
 
-import json
 import re
 from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from tools.marks import marks
+from tools.marks import marks, matching
 from tools.site_server import serve
 
 from .conftest import wait_for_python, wait_until
@@ -65,8 +64,7 @@ def worker_policy_warnings(page):
 
 def wait_for_mark(page, name, **detail):
     """Wait until the page has marked `name` with each key = value of `detail`."""
-    wait_until(page, f"""performance.getEntriesByName({json.dumps(name)}, "mark")
-        .some((m) => Object.entries({json.dumps(detail)}).every(([k, v]) => m.detail?.[k] === v))""")
+    wait_until(page, f"{matching(name, **detail)}.length > 0")
 
 
 def python_boot(page):

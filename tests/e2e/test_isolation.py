@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader import catalog
-from tools.marks import SPARE_BOOTED, marks
+from tools.marks import SPARE_BOOTED, marks, runners
 
 from .conftest import wait_until
 from .helpers import open_skip_test
@@ -187,9 +187,8 @@ def test_the_second_spare_waits_for_an_exercise_near_view(page, site):
     """A reader at the top of a level boots one spare; the second, which lets Checks in a
     row each start at once, boots when an exercise comes near view (course.js)."""
     Level(page, site, "autograd").open()
-    booted = "performance.getEntriesByName('course:interpreter-ready').filter((m) => m.detail.role === 'runner').length"
     assert not page.locator(".course-exercise:visible").count()  # the skip test is folded, the rest locked
     page.wait_for_timeout(1500)  # nothing must happen: a second spare would boot within this
-    assert page.evaluate(booted) == 1
+    assert page.evaluate(runners("ready")) == 1
     open_skip_test(page)  # its exercises come into view
-    wait_until(page, f"{booted} >= 2")
+    wait_until(page, f"{runners('ready')} >= 2")
