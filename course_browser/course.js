@@ -108,10 +108,14 @@ async function mount() {
   const level = pageLevel(root) || location.pathname;
   const exercises = root.querySelectorAll(".course-exercise");
   // A page with code or a lab started Python from its <head> (early.js); this adopts it.
-  if (exercises.length || root.querySelector(".course-lab")) python()?.keepSpares(1);
   // An exercise near view keeps a second spare: Checks come in bursts (python.js
-  // keepSpares), and a page read only above its exercises costs no extra worker.
-  if (exercises.length) whenNearView(exercises, () => python()?.keepSpares(2));
+  // keepSpares), and a page read only above its exercises costs no extra worker. An
+  // exercise page keeps the spares it has: one booted on the level before (instant
+  // navigation) stays for this one's exercises, rather than being ended and booted again.
+  if (exercises.length) {
+    python()?.start();
+    whenNearView(exercises, () => python()?.keepSpares(2));
+  } else if (root.querySelector(".course-lab")) python()?.keepSpares(1);
   for (const el of root.querySelectorAll(".course-question")) mountQuestion(el, { level });
   mountLevel(root); // locks first: a hidden section costs no layout and no editor
   await yieldToBrowser();
