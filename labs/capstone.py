@@ -27,7 +27,7 @@ import engine.engine as reference_engine
 import engine.nn as reference_nn
 import engine.order as reference_order
 import labs.course_network as course_network
-from runner.facts import BLANK
+from runner.facts import BLANK, SAME_TO_ROUNDING
 from runner.network import readings, weights_and_biases
 
 from .entry import Lab, Page
@@ -264,7 +264,7 @@ def train(codes, params=None, steps=10, lr=LR, seed=1, reference_params=None):
         _set(ref, reference_params)
     losses, ref_losses, worst = [], [], 0.0
     for _ in range(int(steps)):
-        together = all(_gap(a, b) <= 1e-9 for a, b in zip(_parameters_of(yours), _parameters_of(ref)))
+        together = all(_gap(a, b) <= SAME_TO_ROUNDING for a, b in zip(_parameters_of(yours), _parameters_of(ref)))
         loss, grads = _step(yours, value, lr)
         ref_loss, ref_grads = _step(ref, reference_engine.Value, lr)
         losses.append(_finite(loss))
@@ -359,9 +359,9 @@ def check_network(codes):
         shown = f"MLP({nin}, {sizes}) with the reference's weights, on x = {x}"
         outs, grads, counts, _ = readings(make(nin, sizes, seed=5), x)
         ref_outs, ref_grads, _, _ = readings(reference_nn.MLP(nin, sizes, seed=5), x)
-        if len(outs) != len(ref_outs) or any(_gap(a, b) > 1e-9 for a, b in zip(outs, ref_outs)):
+        if len(outs) != len(ref_outs) or any(_gap(a, b) > SAME_TO_ROUNDING for a, b in zip(outs, ref_outs)):
             return f"{shown}: your network outputs {_short(outs)}, the reference {_short(ref_outs)}"
-        if any(_gap(a, b) > 1e-9 for a, b in zip(grads, ref_grads)):
+        if any(_gap(a, b) > SAME_TO_ROUNDING for a, b in zip(grads, ref_grads)):
             return f"{shown}: backward() gives some weights or biases other gradients than the reference's"
         if any(c != 1 for c in counts):
             return (f"{shown}: parameters() should list each of the {len(counts)} weights and biases once; "

@@ -172,7 +172,8 @@ function judge({ pieces, verdict }, checks, trainedAlike, yours) {
   verdict.dataset.state = same ? "same" : "differs";
   verdict.replaceChildren(el("p", { textContent: same
     ? `${matching(pieces, yours)}, and ${yours < pieces.length ? "this" : "your"} engine trained as the reference did, `
-      + "step by step from the same starting weights, to rounding (each loss and gradient within 10⁻⁹ × (1 + its size) of the reference’s)."
+      + "step by step from the same starting weights, to rounding "
+      + `(each loss and gradient within ${fmt(FACTS.same_to_rounding, { powers: true })} × (1 + its size) of the reference’s).`
     : trainedAlike
       ? "Your engine trained like the reference on this network, but not every piece matches it:"
       : wrong.length ? "Your engine did not train like the reference. The gradient check points at:"
@@ -220,7 +221,7 @@ async function trainRun(ctx) {
     const falls = losses[0] !== null && losses.at(-1) !== null && losses.at(-1) < losses[0] / 2;
     status.textContent = `Trained on ${ctx.words.status}: loss ${fmt(losses[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(losses.at(-1), SIDE_BY_SIDE)} in ${STEPS} steps${falls ? "" : " (it did not learn)"}; the reference: ${fmt(reference[0], SIDE_BY_SIDE)}\u00a0→\u00a0${fmt(reference.at(-1), SIDE_BY_SIDE)}.`;
     if (params.every((p) => p !== null)) await showBoundary(ctx, rt, codes, params);
-    await checkPieces(ctx, rt, codes, worst <= 1e-9);
+    await checkPieces(ctx, rt, codes, worst <= FACTS.same_to_rounding);
   } catch (error) {
     status.textContent = `Training stopped: ${error.message}`;
   }
