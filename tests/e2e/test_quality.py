@@ -6,8 +6,9 @@ leaves the site)."""
 import pytest
 from playwright.sync_api import expect
 
-from tools.marks import restarts
+from tools.marks import restarts, runners
 
+from .conftest import wait_until
 from .helpers import SUB_ANSWER, contrast, transitions_done, wait_for_mark
 from .pages import Exercise, Level
 
@@ -37,6 +38,15 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     # and the labs' one; navigating started none, and no Check ran
     workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
     assert len(workers) == 3, workers
+    # from one exercise page to another, the two spares booted for this one serve the next:
+    # none is ended, and none booted again
+    wait_until(page, f"{runners('ready')} >= 2")
+    ended = page.evaluate(runners("ended"))
+    page.locator("nav.md-nav--primary").get_by_role("link", name="More operations").first.click()
+    expect(page.locator("h1")).to_contain_text("More operations")
+    page.wait_for_timeout(1500)  # nothing must happen: a spare ended on arrival would be within this
+    assert page.evaluate(runners("ended")) == ended
+    assert [url for url in page.evaluate("window.__workers") if "/assets/course/" in url] == workers
 
 
 def test_worker_survives_instant_navigation(page, site):
