@@ -144,7 +144,8 @@ def test_a_wrong_op_blank_is_pinned_on_its_exercise(page, site):
 def test_a_reset_after_solving_trains_on_the_code_that_passed_last(page, site):
     """Solve mul-backward, solve it again another way, press Reset (the editor holds the
     starter's blanks again), then train: the capstone takes the code that passed last,
-    not the draft, which once stopped training with a NameError on the blank."""
+    not the draft, which once stopped training with a NameError on the blank; the
+    pieces not solved are the reference's."""
     mul = Level(page, site, "autograd").open_unlocked(python=True).exercise("mul-backward")
     mul.solve(*MUL_ANSWER)
     again = solution("mul-backward").replace("other.data * out.grad", "out.grad * other.data  # passed last")
@@ -152,11 +153,17 @@ def test_a_reset_after_solving_trains_on_the_code_that_passed_last(page, site):
     mul.reset()
     expect(mul.editor).to_contain_text(BLANK)
     lab = Level(page, site, "capstone").open().lab("capstone")
+    # the pieces not solved come from the reference
     expect(lab.locator("tbody tr").filter(has_text="multiplication")).to_contain_text("yours")
+    expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
+    expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
+    expect(lab.locator(".course-lossplot")).to_be_hidden()  # no empty box before training
+    expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
     train(lab)
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
-    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
+    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference "
+                                    f"(the other {len(PIECES) - 1} are still the reference's)")
     lab.button("Show my engine").click()
     expect(lab.locator("pre.course-capstone__engine")).to_contain_text("out.grad * other.data  # passed last")
 
@@ -179,21 +186,6 @@ def test_progress_saved_before_passes_were_kept_names_the_exercise_to_check_agai
     verdict = lab.locator(".course-capstone__verdict")
     expect(verdict).to_have_attribute("data-state", "same")
     expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference")
-
-
-def test_pieces_not_solved_come_from_the_reference(page, site):
-    lab = open_with_solved(page, site, {"mul-backward": solution("mul-backward")})
-    expect(lab.locator("tbody tr").filter(has_text="yours")).to_have_count(1)
-    expect(lab.locator("tbody tr").filter(has_text="reference")).to_have_count(len(PIECES) - 1)
-    expect(lab.locator(".course-lossplot")).to_be_hidden()  # no empty box before training
-    expect(lab.locator(".course-capstone__boundary")).to_be_hidden()
-    train(lab)
-    verdict = lab.locator(".course-capstone__verdict")
-    expect(verdict).to_have_attribute("data-state", "same")
-    expect(verdict).to_contain_text(f"Your one piece of the {len(PIECES)} matches the reference "
-                                    f"(the other {len(PIECES) - 1} are still the reference's)")
-
-
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -248,16 +240,37 @@ def test_a_syntax_error_names_the_piece_and_marks_its_row(page, site):
     expect(lab.locator("tbody tr").filter(has_text="not run yet")).to_have_count(0)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_downloaded_engine_runs_under_cpython_and_trains(mine_trained, size, tmp_path):
-    lab, page = mine_trained, mine_trained.page
-    page.set_viewport_size(SIZES[size])
-    show = lab.button("Show my engine")
-    show.click()
+def show_engine(lab):
+    """Show my engine: the listing of the learner's assembled engine."""
+    lab.button("Show my engine").click()
     listing = lab.locator("pre.course-capstone__engine")
     expect(listing).to_be_visible(timeout=30_000)
     expect(lab.button("Hide my engine")).to_have_attribute("aria-expanded", "true")
     expect(listing).to_contain_text("self.grad += other.data * out.grad  # mine")
+    return listing
+
+
+def hide_engine(lab, listing):
+    lab.button("Hide my engine").click()  # as the next test on this page expects to find it
+    expect(listing).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_engine_listing_scrolls_inside_its_box(mine_trained, size):
+    lab, page = mine_trained, mine_trained.page
+    page.set_viewport_size(SIZES[size])
+    listing = show_engine(lab)
+    box = listing.bounding_box()
+    assert box["x"] + box["width"] <= SIZES[size]["width"], box
+    if size == "phone":
+        page.screenshot(path=str(ROOT / "screenshots" / "capstone-engine-phone.png"))
+    hide_engine(lab, listing)
+
+
+def test_the_downloaded_engine_runs_under_cpython_and_trains(mine_trained, tmp_path):
+    """The file is the same at any size of the page: downloaded and trained once."""
+    lab, page = mine_trained, mine_trained.page
+    listing = show_engine(lab)
     with page.expect_download() as info:
         lab.button("Download engine.py").click()
     download = info.value
@@ -269,9 +282,4 @@ def test_the_downloaded_engine_runs_under_cpython_and_trains(mine_trained, size,
     assert done.returncode == 0, done.stderr
     steps = [float(line.split("loss ")[1]) for line in done.stdout.splitlines() if line.startswith("step ")]
     assert steps[-1] < steps[0] / 10, done.stdout
-    box = listing.bounding_box()
-    assert box["x"] + box["width"] <= SIZES[size]["width"], box  # the listing scrolls inside its box
-    if size == "phone":
-        page.screenshot(path=str(ROOT / "screenshots" / "capstone-engine-phone.png"))
-    lab.button("Hide my engine").click()  # as the next test on this page expects to find it
-    expect(listing).to_be_hidden()
+    hide_engine(lab, listing)
