@@ -89,8 +89,24 @@ def shipped(page, site):
     return config, page.request.get(snapshot_url(site, config)).body()
 
 
-def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
-    level = Level(page, site, "autograd").open()
+@pytest.fixture
+def first_visit(shared_page, site):
+    """The level on a first visit of this host, for the tests below that read one: what
+    PROBE found in the visit's first Run (`level.found`), then a Check passed; every
+    request of the visit is in `level.requested`."""
+    level = Level(shared_page, site, "autograd")
+    if not level.is_open:
+        level.requested = []
+        shared_page.on("request", lambda request: level.requested.append(request.url))
+        level.open()
+        level.found = probe(level)
+        passes(level)
+        shared_page.first_visit = level
+    return shared_page.first_visit
+
+
+def test_a_first_visit_boots_from_the_builds_snapshot(first_visit):
+    page = first_visit.page
     assert boot_mode(page) == "snapshot"
     boot = python_boot(page)
     assert boot["rejected"] is None
@@ -98,30 +114,26 @@ def test_a_first_visit_boots_from_the_builds_snapshot(page, site):
     print(f"\nsnapshot boot: {timings}")
     # this host sends files as they are: the body was dropped at its headers, the gzip file inflated
     assert "snapshotFetchInflate" in timings
-    found = probe(level)
+    found = first_visit.found
     assert found["source"] and found["modules"] >= 8
     assert found["path"] == ["/home/pyodide/course", ""]
     assert found["executable"] == "/home/pyodide/this.program"  # not the build's script
-    passes(level)
     # nothing of the snapshot is kept at run time: no Cache Storage, no hash in localStorage
     assert page.evaluate("caches.keys()") == []
     assert not [k for k in page.evaluate("Object.keys(localStorage)") if "snapshot" in k]
 
 
-def test_the_standard_library_comes_only_for_a_module_the_snapshot_lacks(page, site):
+def test_the_standard_library_comes_only_for_a_module_the_snapshot_lacks(first_visit):
     """A snapshot boot installs an empty zip where the standard library's 2.5 MB go: the
-    boot and a Check read nothing of it. Learner code that imports a module the snapshot
-    lacks still has it (course_browser/stdlib.mjs fetches the zip then)."""
-    requested = []
-    page.on("request", lambda request: requested.append(request.url))
-    level = Level(page, site, "autograd").open()
-    assert boot_mode(page) == "snapshot"
-    passes(level)
-    assert not [url for url in requested if url.endswith("python_stdlib.zip")]
-    exercise = level.exercise("quiz-sub-backward")
+    boot, a Run of the course's own modules and a Check read nothing of it. Learner code
+    that imports a module the snapshot lacks still has it (course_browser/stdlib.mjs
+    fetches the zip then)."""
+    assert boot_mode(first_visit.page) == "snapshot"
+    assert not [url for url in first_visit.requested if url.endswith("python_stdlib.zip")]
+    exercise = first_visit.exercise("quiz-sub-backward")
     exercise.replace_code("import statistics\nprint('median', statistics.median([30, 10, 20]))\n")
     expect(exercise.run()).to_contain_text("median 20")
-    assert [url for url in requested if url.endswith("python_stdlib.zip")]
+    assert [url for url in first_visit.requested if url.endswith("python_stdlib.zip")]
 
 
 def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
@@ -136,16 +148,14 @@ def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
     passes(level)
 
 
-def test_each_boot_draws_its_own_random_numbers(browser, site):
-    """The build's random state is not every visitor's."""
-    draws = []
-    for _ in range(2):
-        context = browser.new_context(service_workers="block")
-        level = Level(context.new_page(), site, "autograd").open()
-        assert boot_mode(level.page) == "snapshot"
-        draws.append(probe(level)["random"])
-        context.close()
-    assert draws[0] != draws[1]
+def test_each_boot_draws_its_own_random_numbers(first_visit, browser, site):
+    """The build's random state is not every visitor's: the first Run of two visits."""
+    context = browser.new_context(service_workers="block")
+    level = Level(context.new_page(), site, "autograd").open()
+    assert boot_mode(level.page) == "snapshot"
+    draw = probe(level)["random"]
+    context.close()
+    assert draw != first_visit.found["random"]
 
 
 def test_a_missing_snapshot_falls_back_to_the_normal_boot(page, site):
