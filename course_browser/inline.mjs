@@ -5,13 +5,14 @@
 //   scripted  marks the page as scripted before its first paint (locks and recaps)
 //   early     starts Python from the <head> (pages with code or a lab)
 //   drafts    puts saved code into the plain-text editors (pages with an exercise)
+//   lazy-search  starts Material's search worker when the learner reaches for search (every page)
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export const INLINE = ["scripted", "early", "drafts"];
+export const INLINE = ["scripted", "early", "drafts", "lazy-search"];
 
 /** The minified classic script of `course_browser/<name>.js`, as the page inlines it. */
 export async function inlineScript(name) {

@@ -234,6 +234,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             "early": exercise or 'class="course-lab"' in content,
             # saved code into the plain-text editors before the first paint (course_browser/drafts.js)
             "drafts": 'class="course-draft"' in content,
+            # Material's search worker starts when the learner searches (course_browser/lazy-search.js)
+            "lazy-search": True,
         }
         return {
             "runtime": json.dumps({**self.runtime_config, "base": f"{prefix}{ASSETS}/",
