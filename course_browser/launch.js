@@ -52,7 +52,8 @@ function hostCompresses() {
 
 /** Create a worker and send it the boot message: a grading interpreter ("runner",
  * the runner's files only) or the lab interpreter ("lab": the engine and the labs as
- * well). `seed` is what the first interpreter handed over (worker.js). Messages that
+ * well). `seed` is what the first interpreter handed over, its memory with a keeper
+ * (python.js takeSeed). Messages that
  * arrive before the runtime takes over are kept in `messages` (a worker's events are
  * not queued for a listener that does not exist yet). */
 export function launchWorker({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapshot }, { role = "runner", seed = null } = {}) {
@@ -62,9 +63,12 @@ export function launchWorker({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapsho
   launched.worker.onerror = (event) => { launched.error = event; };
   const filesUrls = role === "lab" ? [filesUrl, labsUrl] : [filesUrl];
   const files = seed && role === "runner" ? seed.files : null;
+  // the seed's memory comes from its keeper (worker.js), copied on the keeper's thread
+  const { port1, port2 } = seed ? new MessageChannel() : {};
+  seed?.keeper.postMessage({ type: "keep", port: port1 }, [port1]);
   launched.worker.postMessage({
     type: "boot", role, pyodideUrl, filesUrls, snapshot,
-    seed: seed ? { module: seed.module, memory: seed.memory, files } : null,
-  });
+    seed: seed ? { module: seed.module, port: port2, files } : null,
+  }, seed ? [port2] : []);
   return launched;
 }

@@ -119,7 +119,7 @@ export class PythonRuntime extends EventTarget {
     this.labLaunch = null; // its launch, while it waits for the seed
     this.wantLab = false; // keep one booted: a lab is in view (see prepareLab)
     this.running = null; // {interpreter, reason}: the run of learner code under way
-    this.seed = null; // {module, memory, files} from the first interpreter
+    this.seed = null; // {module, keeper, files} from the first interpreter (takeSeed)
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = "";
     this.bootFailures = 0; // grading interpreters in a row that could not boot
@@ -167,8 +167,9 @@ export class PythonRuntime extends EventTarget {
 
   /** One more interpreter per painted frame, in the order `missing` gives, until none is
    * missing. Only once the first has booted: later ones start from its seed instead of
-   * fetching and compiling again, and launching one copies the seed on this thread
-   * (about 40 ms), which must not fall in the task that shows a verdict. */
+   * fetching and compiling again. Launching one still costs this thread a worker's
+   * start (its copy of the seed's memory is made on the keeper's thread, worker.js),
+   * which must not fall in the task that shows a verdict. */
   topUp() {
     if (this.toppingUp || this.bootSeconds === null || !this.missing()) return;
     this.toppingUp = true;
@@ -210,7 +211,11 @@ export class PythonRuntime extends EventTarget {
   takeSeed(interpreter, msg) {
     // only from the visit's first interpreter, before it has run anything
     if (this.seed || interpreter.booted || !(msg.module instanceof WebAssembly.Module)) return;
-    this.seed = { module: msg.module, memory: msg.memory, files: msg.files };
+    // the memory goes to a worker of its own, which copies it for each later interpreter
+    // off this thread (worker.js keep)
+    const keeper = new Worker(this.urls.workerUrl, { type: "module", name: "python-seed" });
+    keeper.postMessage({ type: "keep", memory: msg.memory }, [msg.memory]);
+    this.seed = { module: msg.module, keeper, files: msg.files };
   }
 
   bootReady(interpreter, msg) {

@@ -6,6 +6,9 @@
 //   {type: "boot", role, pyodideUrl, filesUrls, snapshot?: {url, bodyUrl, sha256, bodySha256, size, emptyZipUrl}, seed?}
 //   {type: "call", id, fn, args, given?}  fn is a function of runner.api (or labs.api);
 //                                         given: {path: text}, the files the exercise gives
+//   {type: "keep", memory?, port?}  a seed keeper, which boots no Python: keeps the seed's
+//        memory (transferred to it once), and sends a copy down each port it is handed;
+//        a boot's seed then carries that port instead of the memory (launch.js)
 // Worker -> main:
 //   {type: "progress", text}  {type: "ready", seconds, discardAfter?}  {type: "boot-failed", error}
 //        discardAfter (the lab interpreter): its functions that run the learner's saved
@@ -52,7 +55,30 @@ self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === "boot") booting = booting || boot(msg);
   else if (msg.type === "call") handleCall(msg);
+  else if (msg.type === "keep") keep(msg);
 };
+
+// A seed keeper's memory. postMessage copies what it sends on the sending thread: here,
+// for each new interpreter, rather than on the page's main thread (31 MB, which held it
+// for 100-250 ms on a busy 2-core machine, often just as a verdict was due).
+let kept = null;
+function keep({ memory, port }) {
+  if (memory) kept = memory;
+  if (port) {
+    port.postMessage(kept);
+    port.close();
+  }
+}
+
+/** The seed's memory, from the keeper's port. */
+function memoryFrom(port) {
+  return new Promise((resolve) => {
+    port.onmessage = ({ data }) => {
+      port.close();
+      resolve(data);
+    };
+  });
+}
 
 /** Where Pyodide instantiates its wasm: from the module the page handed over (compiled
  * once for the visit; V8 shares its code, lazily compiled and optimised functions
@@ -161,12 +187,13 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
     // start to import only after its own set-up; it then finds the same module, loaded
     // or on its way), the course files
     import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
-    const [{ loadPyodide }, files] = await Promise.all([
+    const [{ loadPyodide }, files, memory] = await Promise.all([
       import(pyodideUrl),
       seed?.files ? seed.files : fetchFiles(filesUrls),
+      seed?.port ? memoryFrom(seed.port) : seed?.memory,
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed, snapshot?.emptyZipUrl);
+    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed && { memory }, snapshot?.emptyZipUrl);
     pyodide = booted.py;
     const loaded = performance.now();
     api = importCourse(pyodide, files, ENTRY[role] || ENTRY.runner);

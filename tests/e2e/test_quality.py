@@ -34,10 +34,11 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     wait_for_mark(page, "course:interpreter-ready", role="lab")  # a lab in view boots its interpreter
     page.locator("nav.md-nav--primary").get_by_role("link", name="When gradients add up").first.click()
     expect(Exercise(page, "diamond").editor).to_have_count(1)
-    # the <head>'s worker, the second spare kept once an exercise is near view (course.js)
-    # and the labs' one; navigating started none, and no Check ran
+    # the <head>'s worker, the seed's keeper (python.js takeSeed), the second spare kept once
+    # an exercise is near view (course.js) and the labs' one; navigating started none, and
+    # no Check ran
     workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
-    assert len(workers) == 3, workers
+    assert len(workers) == 4, workers
     # from one exercise page to another, the two spares booted for this one serve the next:
     # none is ended, and none booted again
     wait_until(page, f"{runners('ready')} >= 2")
