@@ -50,6 +50,15 @@ function hostCompresses() {
   return coding === undefined || (coding !== "" && coding !== "identity");
 }
 
+/** A seed keeper (worker.js, "keep"): the first interpreter's memory, transferred to a
+ * worker of its own, which copies it for each later interpreter on its thread rather
+ * than this one. */
+export function launchKeeper({ workerUrl }, memory) {
+  const keeper = new Worker(workerUrl, { type: "module", name: "python-seed" });
+  keeper.postMessage({ type: "keep", memory }, [memory]);
+  return keeper;
+}
+
 /** Create a worker and send it the boot message: a grading interpreter ("runner",
  * the runner's files only) or the lab interpreter ("lab": the engine and the labs as
  * well). `seed` is what the first interpreter handed over, its memory with a keeper

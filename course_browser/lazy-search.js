@@ -16,18 +16,20 @@ const waiting = [];
 class SearchWorkerOnDemand extends EventTarget {
   constructor(url, options) {
     super();
+    this.args = [url, options];
     this.started = null;
-    this.start = () => {
-      if (this.started) return;
-      this.started = new PageWorker(url, options);
-      for (const type of ["message", "messageerror", "error"]) {
-        this.started.addEventListener(type, (event) => this.dispatchEvent(
-          type === "error" ? new ErrorEvent("error", { message: event.message }) : new MessageEvent(type, { data: event.data })));
-      }
-      for (const [message, transfer] of this.queue.splice(0)) this.started.postMessage(message, transfer);
-    };
     this.queue = [];
     waiting.push(this);
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = new PageWorker(...this.args);
+    for (const type of ["message", "messageerror", "error"]) {
+      this.started.addEventListener(type, (event) => this.dispatchEvent(
+        type === "error" ? new ErrorEvent("error", { message: event.message }) : new MessageEvent(type, { data: event.data })));
+    }
+    for (const [message, transfer] of this.queue.splice(0)) this.started.postMessage(message, transfer);
   }
 
   postMessage(message, transfer) {

@@ -30,7 +30,7 @@
 // A policy violation in a worker is a console warning, as the browser's own are.
 
 import FACTS from "../runner/facts.json" with { type: "json" };
-import { launchWorker } from "./launch.js";
+import { launchKeeper, launchWorker } from "./launch.js";
 import { makeVerdict } from "./verdicts.js";
 
 const SPARE_AFTER_MS = 100; // a run that lasts this long gets its successor booting meanwhile
@@ -211,11 +211,7 @@ export class PythonRuntime extends EventTarget {
   takeSeed(interpreter, msg) {
     // only from the visit's first interpreter, before it has run anything
     if (this.seed || interpreter.booted || !(msg.module instanceof WebAssembly.Module)) return;
-    // the memory goes to a worker of its own, which copies it for each later interpreter
-    // off this thread (worker.js keep)
-    const keeper = new Worker(this.urls.workerUrl, { type: "module", name: "python-seed" });
-    keeper.postMessage({ type: "keep", memory: msg.memory }, [msg.memory]);
-    this.seed = { module: msg.module, keeper, files: msg.files };
+    this.seed = { module: msg.module, keeper: launchKeeper(this.urls, msg.memory), files: msg.files };
   }
 
   bootReady(interpreter, msg) {

@@ -190,7 +190,7 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
     const [{ loadPyodide }, files, memory] = await Promise.all([
       import(pyodideUrl),
       seed?.files ? seed.files : fetchFiles(filesUrls),
-      seed?.port ? memoryFrom(seed.port) : seed?.memory,
+      seed && memoryFrom(seed.port),
     ]);
     const fetched = performance.now();
     const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed && { memory }, snapshot?.emptyZipUrl);

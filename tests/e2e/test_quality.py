@@ -19,6 +19,11 @@ window.Worker = class extends PageWorker {
 };"""
 
 
+def course_workers(page):
+    """The URLs of the workers the course started (COUNT_WORKERS), not the search's."""
+    return [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]
+
+
 def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     page.add_init_script(COUNT_WORKERS)
     Level(page, site, "autograd").open()
@@ -37,7 +42,7 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     # the <head>'s worker, the seed's keeper (python.js takeSeed), the second spare kept once
     # an exercise is near view (course.js) and the labs' one; navigating started none, and
     # no Check ran
-    workers = [url for url in page.evaluate("window.__workers") if "/assets/course/" in url]  # not the search's
+    workers = course_workers(page)
     assert len(workers) == 4, workers
     # from one exercise page to another, the two spares booted for this one serve the next:
     # none is ended, and none booted again
@@ -47,7 +52,7 @@ def test_python_started_before_any_editor_and_kept_across_pages(page, site):
     expect(page.locator("h1")).to_contain_text("More operations")
     page.wait_for_timeout(1500)  # nothing must happen: a spare ended on arrival would be within this
     assert page.evaluate(runners("ended")) == ended
-    assert [url for url in page.evaluate("window.__workers") if "/assets/course/" in url] == workers
+    assert course_workers(page) == workers
 
 
 def test_worker_survives_instant_navigation(page, site):
