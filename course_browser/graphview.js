@@ -20,10 +20,20 @@ function boxWidth(node, graph, children) {
 
 
 
+// Each graph's layout, made once: a lab replaces its graph rather than change it, and
+// dagre is most of what a redraw costs the main thread (10-40 ms a graph), while a
+// step, a resize or a gate that opens draws the same graph again.
+const laidOut = new WeakMap();
+
 /** A layered left-to-right layout by dagre (the layout family of micrograd's draw_dot):
  * each node's top-left corner, each edge's route, and the drawing's size. Edges are
- * kept one per operand, so `a + a` has two. */
+ * kept one per operand, so `a + a` has two. Shared between callers: read it only. */
 export function layout(graph) {
+  if (!laidOut.has(graph)) laidOut.set(graph, layOut(graph));
+  return laidOut.get(graph);
+}
+
+function layOut(graph) {
   const { nodes, edges } = graph;
   const children = nodes.map(() => []);
   for (const e of edges) children[e.target].push(e.source);

@@ -28,8 +28,9 @@ export function predictFirst(root, onChange) {
     const status = root.querySelector(".course-lab__status");
     if (status) { status.tabIndex = -1; status.focus(); }
   });
-  // on the article, which instant navigation replaces: no listener outlives its page
-  (root.closest("article") || document).addEventListener("course:checked", () => { if (!note.hidden) update(); });
+  // on the article, which instant navigation replaces: no listener outlives its page. Only
+  // the Check that opens the gate redraws: the others come with a verdict to paint.
+  (root.closest("article") || document).addEventListener("course:checked", () => { if (!note.hidden && open()) update(); });
   note.hidden = open();
   return { hidden: () => !open() };
 }

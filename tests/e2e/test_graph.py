@@ -67,8 +67,13 @@ def test_step_backward_visits_one_node_at_a_time_in_reverse_topological_order(pa
     step = lab.button("Step backward")
     expect(step).to_be_disabled()  # predict first: the questions below come before the gradients
     predict = expression_graph("(a*b + b**2) * c.tanh()", {"a": 2, "b": -4, "c": 0.5})["predict"]
+    drawn = lab.locator(".course-lab__node").first
+    drawn.evaluate("(node) => { node.dataset.drawnBefore = 'yes'; }")
     expect(level.question("alive-predict-a").answer(f"{predict['a']['answer']:.4f}")).to_contain_text("Right")
     expect(step).to_be_disabled()  # one prediction to go
+    # an answer that leaves the gradients kept back leaves the graph as it was drawn (a
+    # redraw lays it out again, in the task that shows the verdict)
+    expect(lab.locator(".course-lab__node[data-drawn-before]")).to_have_count(1)
     expect(level.question("alive-c-grad").answer(f"{predict['c']['answer']:.4f}")).to_contain_text("Right")
     expect(step).to_be_enabled()
     status = lab.status
