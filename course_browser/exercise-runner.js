@@ -38,6 +38,9 @@ async function execute(ctx, mode) {
   const code = ctx.editor.getCode();
   progress.saveCode(slot, code);
   run.disabled = check.disabled = true;
+  // The region keeps its height while the code runs: a Check takes a frame or three, and
+  // what is below would otherwise jump up to "Running…" and back down to the verdict.
+  result.style.minHeight = `${result.offsetHeight}px`;
   result.dataset.state = "running";
   result.textContent = rt.state === "ready" ? "Running…" : "Waiting for Python to load, then running…";
   const onStart = () => { stop.hidden = false; result.textContent = "Running…"; };
@@ -53,6 +56,7 @@ async function execute(ctx, mode) {
     renderVerdict(result, ctx.problem(`Something went wrong while running your code: ${error.message}. Your code is kept.`));
   } finally {
     ctx.busy = false;
+    result.style.minHeight = "";
     stop.hidden = true;
     run.disabled = check.disabled = false;
   }

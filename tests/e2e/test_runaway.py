@@ -64,8 +64,13 @@ def test_watchdog_stops_a_check_that_never_ends(page, any_site):
 
 def test_sleep_is_stopped(shared_editor):
     ex = shared_editor
+    expect(ex.replace_code("print('one\\ntwo\\nthree\\nfour')").run()).to_contain_text("four")
+    shown = ex.result.bounding_box()["height"]
     ex.replace_code("import time\ntime.sleep(100)\n").button("Run").click()
     expect(ex.button("Stop")).to_be_visible()
+    # the last result's room is kept while this run goes on: what is below does not jump
+    expect(ex.result).to_contain_text("Running")
+    assert ex.result.bounding_box()["height"] == pytest.approx(shown, abs=1)
     ex.button("Stop").click()
     expect(ex.result).to_contain_text("Stopped", timeout=15_000)
     expect_next_run_works(ex)
