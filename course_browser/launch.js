@@ -72,12 +72,13 @@ export function launchWorker({ workerUrl, pyodideUrl, filesUrl, labsUrl, snapsho
   launched.worker.onerror = (event) => { launched.error = event; };
   const filesUrls = role === "lab" ? [filesUrl, labsUrl] : [filesUrl];
   const files = seed && role === "runner" ? seed.files : null;
-  // the seed's memory comes from its keeper (worker.js), copied on the keeper's thread
-  const { port1, port2 } = seed ? new MessageChannel() : {};
-  seed?.keeper.postMessage({ type: "keep", port: port1 }, [port1]);
+  // the seed's memory comes from its keeper (worker.js), copied on the keeper's thread;
+  // without a keeper (gone), the boot restores the build's snapshot file
+  const { port1, port2 } = seed?.keeper ? new MessageChannel() : {};
+  seed?.keeper?.postMessage({ type: "keep", port: port1 }, [port1]);
   launched.worker.postMessage({
     type: "boot", role, pyodideUrl, filesUrls, snapshot,
-    seed: seed ? { module: seed.module, port: port2, files } : null,
-  }, seed ? [port2] : []);
+    seed: seed ? { module: seed.module, port: port2 ?? null, files } : null,
+  }, port2 ? [port2] : []);
   return launched;
 }

@@ -70,6 +70,7 @@ class Interpreter {
     if (msg.type === "boot-failed") return this.fail(`Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.end("crash");
     if (msg.type === "snapshot-rejected") return this.runtime.snapshotWasRejected(msg);
+    if (msg.type === "keeper-silent") return this.runtime.keeperIsGone();
     if (msg.type === "csp-violation") return console.warn(`${CSP_WARNING} ${msg.directive} ${msg.blocked}`);
     const call = this.pending.get(msg.id);
     if (!call) return undefined; // not ours: ids are random, a forged message cannot match
@@ -235,6 +236,12 @@ export class PythonRuntime extends EventTarget {
     this.bootFailures += 1;
     // a spare that can't boot three times in a row won't: say so rather than boot forever
     if (this.state !== "ready" || this.bootFailures >= 3) this.setState("failed", message);
+  }
+
+  /** The seed's keeper did not answer a boot (python-seed worker gone): later boots
+   * restore the build's snapshot file rather than wait on it too. */
+  keeperIsGone() {
+    if (this.seed) this.seed.keeper = null;
   }
 
   snapshotWasRejected(msg) {

@@ -19,6 +19,8 @@
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
 //   {type: "snapshot-rejected", reason}   the build's snapshot was not used: "missing",
 //                                         "hash" or "load"; the worker boots normally
+//   {type: "keeper-silent"}   the seed's keeper sent no memory: this boot reads the
+//                             build's snapshot instead, and later ones should too
 //
 // Once Python is up, the worker drops every power learner code could abuse if it
 // ever reached this JavaScript (see dropPowers): no network, no storage, no new code.
@@ -70,10 +72,19 @@ function keep({ memory, port }) {
   }
 }
 
-/** The seed's memory, from the keeper's port. */
+/** The seed's memory, from the keeper's port; null from a keeper that has not answered
+ * within KEEPER_WAIT_MS (it answers at once unless it is gone: the boot then restores the
+ * build's snapshot file, as the first interpreter did, and tells the page). */
+const KEEPER_WAIT_MS = 5000;
 function memoryFrom(port) {
   return new Promise((resolve) => {
+    const silent = setTimeout(() => {
+      port.close();
+      post({ type: "keeper-silent" });
+      resolve(null);
+    }, KEEPER_WAIT_MS);
     port.onmessage = ({ data }) => {
+      clearTimeout(silent);
       port.close();
       resolve(data);
     };
@@ -190,10 +201,11 @@ async function boot({ role = "runner", pyodideUrl, filesUrls, snapshot, seed }) 
     const [{ loadPyodide }, files, memory] = await Promise.all([
       import(pyodideUrl),
       seed?.files ? seed.files : fetchFiles(filesUrls),
-      seed && memoryFrom(seed.port),
+      seed?.port ? memoryFrom(seed.port) : null,
     ]);
     const fetched = performance.now();
-    const booted = await startPython(loadPyodide, indexURL, seed ? null : snapshot, seed && { memory }, snapshot?.emptyZipUrl);
+    const seeded = memory ? { memory } : null;
+    const booted = await startPython(loadPyodide, indexURL, seeded ? null : snapshot, seeded, snapshot?.emptyZipUrl);
     pyodide = booted.py;
     const loaded = performance.now();
     api = importCourse(pyodide, files, ENTRY[role] || ENTRY.runner);

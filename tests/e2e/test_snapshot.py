@@ -14,6 +14,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tools.marks import SPARE_BOOTED, runners
+
 from .conftest import served
 from .helpers import LEVEL, SUB_ANSWER, python_boot
 from .pages import Level
@@ -156,6 +158,22 @@ def test_each_boot_draws_its_own_random_numbers(first_visit, browser, site):
     draw = probe(level)["random"]
     context.close()
     assert draw != first_visit.found["random"]
+
+
+def test_boots_go_on_when_the_seeds_keeper_is_gone(page, site):
+    """The seed's keeper (a worker of its own, python.js takeSeed) gone: a boot waits for
+    its memory a few seconds at most, then restores the build's snapshot, tells the page
+    to stop asking, and the Checks that need those interpreters pass."""
+    level = Level(page, site, "autograd").open()
+    page.wait_for_function(SPARE_BOOTED)
+    page.evaluate("globalThis.__coursePython.seed.keeper.terminate()")
+    booted = page.evaluate(runners("ready"))
+    passes(level)  # a spare booted before; from here on, each Check takes the next one
+    ex = level.exercise("quiz-sub-backward")
+    for _ in range(2):
+        expect(ex.check(timeout=60_000)).to_contain_text("Passed")
+    assert page.evaluate(runners("ready")) >= booted + 1  # the third Check's interpreter booted after
+    assert page.evaluate("globalThis.__coursePython.seed.keeper") is None
 
 
 def test_a_missing_snapshot_falls_back_to_the_normal_boot(page, site):
