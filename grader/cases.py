@@ -312,21 +312,23 @@ SGD_INPUTS = 2  # runner/probes.py sgd_case builds MLP(2, sizes)
 
 def sgd_cases(grading, groups, rng):
     """Each declared case trains MLP(2, sizes) from its seed for `steps` steps of the
-    learner's train_step on the exercise's xs and ys."""
+    learner's train_step on the exercise's xs, and its ys or the case's own (targets far
+    from the model's outputs give gradients large enough to tell a clipped step)."""
     sizes, count = grading["sizes"], _parameter_count(SGD_INPUTS, grading["sizes"])
     cases = []
     for index, group in enumerate(groups):
         for case in group["cases"]:
             seed, lr, steps = case["model_seed"], case["lr"], case["steps"]
+            ys = case.get("ys", grading["ys"])
             labels = []
             for step in range(1, steps + 1):
                 labels.append(f"the loss train_step returned on step {step}")
                 labels += [f"parameter {i + 1} after step {step}" for i in range(count)]
             cases.append({"group": index, "labels": labels,
                           "input": {"model_seed": seed, "sizes": sizes, "lr": lr, "steps": steps,
-                                    "xs": grading["xs"], "ys": grading["ys"]},
+                                    "xs": grading["xs"], "ys": ys},
                           "text": f"model = MLP({SGD_INPUTS}, {sizes}, seed={seed}); "
-                                  f"{steps} × train_step(model, xs, ys, lr={lr})"})
+                                  f"{steps} × train_step(model, xs, {'ys' if 'ys' not in case else ys}, lr={lr})"})
     return [{"name": g["name"]} for g in groups], cases
 
 

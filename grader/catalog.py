@@ -46,7 +46,7 @@ GRADING_KEYS = {"probe", "seed", "ops", "focus", "zeros", "function", "labels", 
 # [[groups]]: the page's own case groups (grader/cases.py draws them); what a case holds
 # depends on the probe
 GROUP_KEYS = {"name", "cases", "graph", "leaves", "count"}
-CASE_KEYS = {"call": {"args", "repeat"}, "sgd": {"model_seed", "lr", "steps"}, "nn": {"nin", "nouts"}}
+CASE_KEYS = {"call": {"args", "repeat"}, "sgd": {"model_seed", "lr", "steps", "ys"}, "nn": {"nin", "nouts"}}
 MISTAKE_KEYS = {"name", "message", "fill", "edit", "file"}
 EQUIVALENT_KEYS = {"after", "before", "line", "reason"}
 

@@ -72,6 +72,8 @@ WRONG = [
      "appends before the children"),
     ("sgd-step", ["p.grad = 0.0", "p.data -= 0.05 * p.grad"], "a fixed learning rate"),
     ("sgd-step", ["pass", "p.data -= lr * p.grad"], "never zeroes"),
+    ("sgd-step", ["p.grad = 0.0", "p.data -= lr * max(-5.0, min(5.0, p.grad))"], "clips the gradient at 5"),
+    ("sgd-step", ["p.grad = 0.0", "p.data -= lr * max(-20.0, min(20.0, p.grad))"], "clips the gradient at 20"),
     ("central-difference", ["(f(x) - f(x - h)) / h"], "backward one-sided difference"),
     ("neuron", ["sum(wi * xi for wi, xi in zip(self.w, x)) + self.b.data", "self.w + [self.b]"],
      "the bias added as a float: right outputs, but b gets no gradient"),
