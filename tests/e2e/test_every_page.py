@@ -8,6 +8,8 @@ CodeMirror's, every lab drawn), read for three promises on one visit of each pag
 - no request off the site's origin, and no breach of the Content-Security-Policy that
   the host's `_headers` set, from the page or from its Python, on the visit and on a
   Check (test_hardening.py reads the policy of a host that ignores `_headers`).
+
+And, on a visit of its own at a phone's width, no line of a level's code wraps.
 """
 
 from pathlib import Path
@@ -103,3 +105,36 @@ def test_the_page_keeps_to_its_site_and_its_policy(settled):
     assert settled.off_site == [], f"requests off the site's origin: {settled.off_site}"
     assert settled.evaluate("window.__cspViolations") == []
     assert settled.worker_violations == []
+
+
+# How much taller each block of a level's code is than its lines: the course's code
+# blocks wrap (white-space: pre-wrap) rather than scroll sideways, so a line too long
+# for the screen reads as two lines of Python, the second at the wrong indent.
+WRAPPED_LINES = """() => {
+  for (const locked of document.querySelectorAll('article [hidden]')) locked.hidden = false;
+  return [...document.querySelectorAll('article pre > code')].filter((code) => !code.closest('.course-exercise'))
+    .map((code) => {
+      const wrapped = code.getBoundingClientRect().height;
+      code.style.whiteSpace = 'pre';
+      const unwrapped = code.getBoundingClientRect().height;
+      code.style.whiteSpace = '';
+      return { extra: wrapped - unwrapped, longest: code.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a)) };
+    }).filter(({ extra }) => extra > 1);
+}"""
+
+
+def test_no_line_of_a_levels_code_wraps_on_a_phone(browser, site):
+    """Every level's code blocks, locked sections included, at 390 px. Python is left out
+    (its files are refused): the blocks are the page's own HTML."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    context.route("**/assets/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    wrapped = {}
+    for path in LEVELS:
+        page.goto(site + path)
+        page.wait_for_load_state("load")
+        found = page.evaluate(WRAPPED_LINES)
+        if found:
+            wrapped[path] = [block["longest"] for block in found]
+    context.close()
+    assert not wrapped, wrapped
