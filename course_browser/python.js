@@ -70,7 +70,8 @@ class Interpreter {
     if (msg.type === "boot-failed") return this.fail(`Python could not start: ${msg.error}`);
     if (msg.type === "fatal") return this.end("crash");
     if (msg.type === "snapshot-rejected") return this.runtime.snapshotWasRejected(msg);
-    if (msg.type === "keeper-silent") return this.runtime.keeperIsGone();
+    // only while booting, as the worker sends it: later, learner code may have sent it
+    if (msg.type === "keeper-silent") return this.booted ? undefined : this.runtime.keeperIsGone();
     if (msg.type === "csp-violation") return console.warn(`${CSP_WARNING} ${msg.directive} ${msg.blocked}`);
     const call = this.pending.get(msg.id);
     if (!call) return undefined; // not ours: ids are random, a forged message cannot match
