@@ -9,7 +9,8 @@ CodeMirror's, every lab drawn), read for three promises on one visit of each pag
   the host's `_headers` set, from the page or from its Python, on the visit and on a
   Check (test_hardening.py reads the policy of a host that ignores `_headers`).
 
-And, on a visit of its own at a phone's width, no line of a level's code wraps.
+And, on a visit of its own at a phone's width, no line of a level's code and no drawing in
+text wraps.
 """
 
 from pathlib import Path
@@ -107,12 +108,13 @@ def test_the_page_keeps_to_its_site_and_its_policy(settled):
     assert settled.worker_violations == []
 
 
-# How much taller each block of a level's code is than its lines: the course's code
-# blocks wrap (white-space: pre-wrap) rather than scroll sideways, so a line too long
-# for the screen reads as two lines of Python, the second at the wrong indent.
-WRAPPED_LINES = """() => {
+# How much taller each code block is than its lines: the course's code blocks wrap
+# (white-space: pre-wrap, each wrapped row under its line's first character) rather than
+# scroll sideways, so a line of a level's code too long for the screen reads as two
+# lines of Python, the second at the wrong indent; a drawing in text falls apart.
+WRAPPED_LINES = """(selector) => {
   for (const locked of document.querySelectorAll('article [hidden]')) locked.hidden = false;
-  return [...document.querySelectorAll('article pre > code')].filter((code) => !code.closest('.course-exercise'))
+  return [...document.querySelectorAll(selector)].filter((code) => !code.closest('.course-exercise'))
     .map((code) => {
       const wrapped = code.getBoundingClientRect().height;
       code.style.whiteSpace = 'pre';
@@ -124,16 +126,18 @@ WRAPPED_LINES = """() => {
 
 
 def test_no_line_of_a_levels_code_wraps_on_a_phone(browser, site):
-    """Every level's code blocks, locked sections included, at 390 px. Python is left out
-    (its files are refused): the blocks are the page's own HTML."""
+    """Every level's code blocks, locked sections included, and every page's drawings in
+    text, at 390 px. Python is left out (its files are refused): the blocks are the
+    page's own HTML. (The instructors' command lines and TOML may wrap.)"""
     context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     context.route("**/assets/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     wrapped = {}
-    for path in LEVELS:
+    for path in PATHS:
         page.goto(site + path)
         page.wait_for_load_state("load")
-        found = page.evaluate(WRAPPED_LINES)
+        code = "article pre > code" if path in LEVELS else "article .language-text pre > code"
+        found = page.evaluate(WRAPPED_LINES, code)
         if found:
             wrapped[path] = [block["longest"] for block in found]
     context.close()
