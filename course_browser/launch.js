@@ -24,8 +24,9 @@ export function readConfig() {
  * gets the gzip file only: that is what the offline worker keeps.
  * None where the worker could not check or inflate it (no SubtleCrypto outside a
  * secure context, no DecompressionStream), and for a visitor who asked the browser to
- * save data (Save-Data): the snapshot halves the boot but adds 1.6 MB (as Brotli) to 3.5 MB
- * (as gzip) to the download, net of the standard library zip it leaves out (stdlib.mjs).
+ * save data (Save-Data): the snapshot halves the boot but adds up to 1.0 MB (as gzip) to
+ * the download, net of the standard library zip it leaves out (stdlib.mjs); as Brotli it
+ * weighs what that zip does (2.5 MB).
  * Python then boots normally. */
 function snapshotConfig(snapshot, base) {
   const usable = snapshot && Number.isSafeInteger(snapshot.size) && snapshot.size > 0
@@ -42,7 +43,7 @@ function snapshotConfig(snapshot, base) {
 /** Whether the host compressed this page on its way, as Navigation Timing tells from the
  * response's headers (before the page has arrived): such a host most likely sends the
  * snapshot's body compressed too (from the build's Brotli copy, or on the fly), and the
- * worker asks for the body first. One that sent the page as it is would send the 11.9 MB
+ * worker asks for the body first. One that sent the page as it is would send the 8.4 MB
  * body as it is: the worker asks for the gzip file at once. A browser that can't tell
  * (no `contentEncoding`) asks for the body first and drops it at its headers if need be. */
 function hostCompresses() {

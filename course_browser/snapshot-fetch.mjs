@@ -8,41 +8,55 @@
 // Why it is laid out this way: Pyodide compiles its wasm only once `_loadSnapshot` has
 // given it the memory, and that compile took as long as the snapshot's own download.
 // So the memory goes to Pyodide at once, still empty, and the snapshot streams into it
-// while the wasm compiles; Pyodide's `fsInit` hook, which it awaits after compiling and
-// before it reads the memory, waits for the last byte and the hash check.
+// while the wasm compiles; Pyodide's `fsInit` hook, which it awaits after instantiating
+// and before it reads the memory, waits for the last byte and the hash check, then
+// copies in the bytes that the file leaves to the new instance's own memory (its base,
+// see snapshot-format.mjs).
 
-import { concat, Unpacker } from "./snapshot-format.mjs";
+import { concat, instanceBase, sha256Hex, Unpacker } from "./snapshot-format.mjs";
 
 /** Start restoring from `snapshot` ({url, bodyUrl, sha256, bodySha256, size}): loadPyodide's
- * `options`; `checked`, the promise of what each step cost (ms), which rejects with
- * the reason the snapshot can't be used; and, once Pyodide has compiled, how long it
- * `waited` for the snapshot after that. A memory that fails its check is wiped before
- * Pyodide reads it: Pyodide then refuses it (no header) and loadPyodide rejects. */
+ * `options`; `checked`, the promise of what fetching and checking the file cost (ms),
+ * which rejects with the reason the snapshot can't be used; and, once Pyodide has
+ * instantiated its wasm, how long it `waited` for the file after that, how long the
+ * base took (`based`), or whether the base was `refused`. A memory that fails a check
+ * is wiped before Pyodide reads it: Pyodide then refuses it (no header) and loadPyodide
+ * rejects. */
 export function restoreFromSnapshot(snapshot) {
   const memory = new Uint8Array(snapshot.size);
-  const checked = fetchSnapshot(snapshot, memory);
+  const unpacker = new Unpacker(memory);
+  const base = instanceBase(() => unpacker.baseLength);
+  const checked = fetchSnapshot(snapshot, unpacker);
   checked.catch(() => {}); // awaited by fsInit and by the caller
-  const restore = { checked, waited: null, options: { _loadSnapshot: memory } };
+  const restore = { checked, waited: null, based: null, refused: false, options: { _loadSnapshot: memory } };
   restore.options.fsInit = async () => {
-    const compiled = performance.now();
+    const instantiated = performance.now();
     try {
       await checked;
     } catch {
       memory.fill(0);
+      return;
+    } finally {
+      restore.waited = performance.now() - instantiated; // 0: the wasm took longer than the file
     }
-    restore.waited = performance.now() - compiled; // 0: the wasm compile took longer than the snapshot
+    try {
+      await unpacker.finish(base()); // wipes the memory when it fails
+      restore.based = performance.now() - instantiated - restore.waited;
+    } catch {
+      restore.refused = true;
+    }
   };
   return restore;
 }
 
-/** Why the snapshot could not be used: "missing" | "hash" | "load" (see the worker's boot). */
+/** Why the snapshot could not be used: "missing" | "hash" | "base" | "load" (see the worker's boot). */
 function rejected(reason) {
   return Object.assign(new Error(`snapshot ${reason}`), { snapshotRejected: reason });
 }
 
-/** Fetch, inflate and unpack the snapshot into `memory` as its bytes arrive, then check
- * their hash: what each step cost (ms). After a failure nothing more is written. */
-async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
+/** Fetch, inflate and unpack the snapshot into `unpacker`'s memory as its bytes arrive,
+ * then check their hash: what each step cost (ms). After a failure nothing more is written. */
+async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, unpacker) {
   const started = performance.now();
   let reader;
   try {
@@ -51,7 +65,6 @@ async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
     throw rejected("missing");
   }
   const received = []; // the bytes as they came, for the hash
-  const unpacker = new Unpacker(memory);
   let failure = null; // bytes that are no snapshot: reported after the hash check, which names them
   const unpack = (piece) => {
     try {
@@ -77,16 +90,16 @@ async function fetchSnapshot({ url, bodyUrl, sha256, bodySha256 }, memory) {
   const hashed = performance.now();
   if (inflate) await inflate.done.catch((error) => { failure ??= error; });
   if (failure) throw failure;
-  unpacker.finish();
+  unpacker.complete();
   return { [inflate ? "snapshotFetchInflate" : "snapshotFetch"]: streamed - started,
     snapshotHash: hashed - streamed, snapshotRest: performance.now() - hashed };
 }
 
 /** The snapshot's response. A host that compresses on the way sends the body (from a
- * precompressed Brotli copy, 3.5 MB where the gzip file is 5.0 MB), which the browser
+ * precompressed Brotli copy, 2.5 MB where the gzip file is 3.6 MB), which the browser
  * decodes; any other host, and the offline worker (which keeps the gzip file), sends the
  * gzip file, inflated here. The page gives a `bodyUrl` only where the host compressed
- * the page itself (launch.js); one that did but sends the body as it is (11.9 MB) costs
+ * the page itself (launch.js); one that did but sends the body as it is (8.4 MB) costs
  * a round trip: the response is dropped as soon as its headers show no Content-Encoding.
  * A later visit takes whichever of the two the HTTP cache kept, and asks the host
  * nothing (a dropped body is not kept, and asked for again would cost that round trip,
@@ -127,9 +140,4 @@ function inflater(unpack) {
     close: () => writer.close().catch(() => {}),
     done,
   };
-}
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }

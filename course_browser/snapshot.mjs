@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { importCourse } from "./interpreter.mjs";
-import { pack } from "./snapshot-format.mjs";
+import { instanceBase, pack, restoreOptions, sha256Hex } from "./snapshot-format.mjs";
 
 // Fills every free chunk malloc can hand out with a zeroed bytearray, then frees them all.
 const ZERO_FILL = `def _zero_fill():
@@ -43,20 +43,44 @@ function zeroFreeMemory(pyodide) {
   }
 }
 
+/** What a new instance's memory holds as it is made (its data segments, zeros after
+ * them), up to its last non-zero byte. */
+function trimmed(bytes) {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end -= 1;
+  return bytes.subarray(0, end);
+}
+
+/** Restore `body` in a second interpreter, as the worker does, and compare the memory
+ * handed to Pyodide with the one the snapshot was made from, byte for byte: a base that
+ * a restoring boot would not find as the build did fails the build here, not a visitor. */
+async function proveRestore(loadPyodide, indexURL, body, memory) {
+  const { options, done } = restoreOptions(body);
+  await loadPyodide({ indexURL, ...options });
+  const restored = await done;
+  if (restored.length !== memory.length || Buffer.compare(restored, memory) !== 0) {
+    throw new Error("the packed snapshot does not restore to the memory it was made from");
+  }
+}
+
 async function main([pyodideDir, filesPath, output]) {
   const started = performance.now();
   const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
+  const indexURL = `${resolve(pyodideDir)}/`;
+  const instance = instanceBase();
   // `_sysExecutable` as in a browser (Node would put this script's path in sys.executable
   // and in os.environ["_"])
-  const pyodide = await loadPyodide({
-    indexURL: `${resolve(pyodideDir)}/`, _makeSnapshot: true, _sysExecutable: "./this.program",
-  });
+  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, _sysExecutable: "./this.program" });
+  const base = trimmed(instance().bytes);
   if (filesPath !== "-") importCourse(pyodide, JSON.parse(readFileSync(filesPath, "utf8"))); // "-": Pyodide alone, for the benchmarks
   zeroFreeMemory(pyodide);
   const memory = pyodide.makeMemorySnapshot();
-  const body = pack(memory);
+  // the memory proper starts after Pyodide's own header, whose length is its second word
+  const at = new DataView(memory.buffer, memory.byteOffset).getUint32(4, true);
+  const body = pack(memory, { at, bytes: base }, await sha256Hex(base));
+  await proveRestore(loadPyodide, indexURL, body, memory);
   writeFileSync(output, gzipSync(body, { level: 6 }));
-  console.log(JSON.stringify({ memory: memory.length, body: body.length,
+  console.log(JSON.stringify({ memory: memory.length, body: body.length, base: base.length,
     seconds: Math.round(performance.now() - started) / 1000 }));
 }
 

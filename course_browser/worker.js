@@ -18,7 +18,7 @@
 //        so later interpreters skip the download, the inflate and the compile
 //   {type: "started", id}  {type: "result", id, ok, result | error, fatal}
 //   {type: "snapshot-rejected", reason}   the build's snapshot was not used: "missing",
-//                                         "hash" or "load"; the worker boots normally
+//                                         "hash", "base" or "load"; the worker boots normally
 //   {type: "keeper-silent"}   the seed's keeper sent no memory: this boot reads the
 //                             build's snapshot instead, and later ones should too
 //
@@ -125,9 +125,10 @@ async function startPython(loadPyodide, indexURL, snapshot, seed, emptyZipUrl) {
       if (emptyZipUrl) fetchStdlibWhenRead(py, new URL("python_stdlib.zip", indexURL).href);
       py.runPython(AFTER_RESTORE);
       return { py, mode: seed ? "seeded" : "snapshot", memory: restore.options._loadSnapshot,
-        timings: { ...timings, snapshotWaited: restore.waited } };
+        timings: { ...timings, snapshotWaited: restore.waited, snapshotBase: restore.based } };
     } catch (error) {
-      const reason = await restore.checked.then(() => "load", (failure) => failure.snapshotRejected || "load");
+      const reason = restore.refused ? "base"
+        : await restore.checked.then(() => "load", (failure) => failure.snapshotRejected || "load");
       post({ type: "snapshot-rejected", reason, detail: String(error?.message || error) });
     }
   }

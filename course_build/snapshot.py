@@ -58,8 +58,8 @@ class SnapshotError(Exception):
 @dataclass(frozen=True)
 class Snapshot:
     """The snapshot ships as two files. `python.<hash>.snapshot` is its body, which a host
-    that compresses on the way sends as Brotli (4.3 MB, from precompress's `.br` copy)
-    or gzip; `python.<hash>.snapshot.gz` is that body gzipped (6.0 MB), precompress's own
+    that compresses on the way sends as Brotli (2.5 MB, from precompress's `.br` copy)
+    or gzip; `python.<hash>.snapshot.gz` is that body gzipped (3.6 MB), precompress's own
     `.gz` copy, which the worker inflates itself where the host sends the body as it is
     (course_browser/snapshot-fetch.mjs)."""
 

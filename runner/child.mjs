@@ -19,7 +19,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { AFTER_RESTORE, importCourse, writeFiles } from "../course_browser/interpreter.mjs";
-import { unpack } from "../course_browser/snapshot-format.mjs";
+import { restoreOptions } from "../course_browser/snapshot-format.mjs";
 
 // Captured before any learner code runs: the only way out of this process.
 const write = process.stdout.write.bind(process.stdout);
@@ -41,7 +41,7 @@ function readRequest() {
 async function startPython(loadPyodide, indexURL, snapshot) {
   if (snapshot) {
     try {
-      const py = await loadPyodide({ indexURL, _loadSnapshot: unpack(gunzipSync(snapshot)) });
+      const py = await loadPyodide({ indexURL, ...restoreOptions(gunzipSync(snapshot)).options });
       py.runPython(AFTER_RESTORE);
       return py;
     } catch {

@@ -62,7 +62,7 @@ def test_incompressible_files_have_no_copy(site):
 
 
 def test_the_service_worker_precaches_no_copy_but_the_snapshots_gzip_file(site):
-    """The memory snapshot's gzip copy (6 MB) is precached in place of its body (15 MB):
+    """The memory snapshot's gzip copy (3.6 MB) is precached in place of its body (8.4 MB):
     it is what the Python worker of a page served offline asks for."""
     listed = precache_list(site)
     assert "sw.js" not in listed and any(p.endswith("pyodide.asm.wasm") for p in listed)

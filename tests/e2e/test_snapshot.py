@@ -139,7 +139,7 @@ def test_the_standard_library_comes_only_for_a_module_the_snapshot_lacks(first_v
 
 
 def test_a_visitor_who_saves_data_boots_without_the_snapshot(page, site):
-    """The snapshot adds 1.6 to 3.5 MB to a first visit: a browser set to save data
+    """The snapshot adds up to 1.0 MB to a first visit: a browser set to save data
     (Save-Data) boots Python normally and never fetches it."""
     page.add_init_script("Object.defineProperty(NetworkInformation.prototype, 'saveData', {get: () => true})")
     requested = []
@@ -249,7 +249,7 @@ def precompressing_host(built_site):
 
 
 def test_a_host_that_serves_precompressed_copies_sends_the_snapshot_as_brotli(page, precompressing_host, built_site):
-    """4.3 MB where the gzip file is 6.0 MB: the browser decodes the body, the worker
+    """2.5 MB where the gzip file is 3.6 MB: the browser decodes the body, the worker
     checks the body's hash, and never asks for the gzip file."""
     url, sent = precompressing_host
     sent.clear()  # the host lives for the module: what earlier tests asked for is theirs

@@ -1,7 +1,7 @@
 // Restore the build's memory snapshot in Node, as the worker does in the browser
-// (worker.js: inflate, unpack, `_loadSnapshot` with an empty standard library zip, the
-// zip fetched when read, the course files again, reseed, arm), and report what the
-// restored interpreter holds, as JSON.
+// (worker.js: inflate, unpack, `_loadSnapshot` with its base filled in at `fsInit` and
+// an empty standard library zip, the zip fetched when read, the course files again,
+// reseed, arm), and report what the restored interpreter holds, as JSON.
 // Usage: node tests/pyodide/restore_snapshot.mjs <snapshot.gz> <course files .json> <empty zip>
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -20,11 +20,11 @@ globalThis.XMLHttpRequest = class {
 };
 const { loadPyodide } = await import("pyodide");
 const { AFTER_RESTORE, importCourse } = await import("../../course_browser/interpreter.mjs");
-const { unpack } = await import("../../course_browser/snapshot-format.mjs");
+const { restoreOptions } = await import("../../course_browser/snapshot-format.mjs");
 const { fetchStdlibWhenRead } = await import("../../course_browser/stdlib.mjs");
 
 const [snapshotPath, filesPath, emptyZipPath] = process.argv.slice(2);
-const pyodide = await loadPyodide({ _loadSnapshot: unpack(new Uint8Array(gunzipSync(readFileSync(snapshotPath)))),
+const pyodide = await loadPyodide({ ...restoreOptions(new Uint8Array(gunzipSync(readFileSync(snapshotPath)))).options,
   stdLibURL: emptyZipPath });
 fetchStdlibWhenRead(pyodide, new URL("python_stdlib.zip", import.meta.resolve("pyodide")).href);
 const before = JSON.parse(pyodide.runPython(`import json, sys
