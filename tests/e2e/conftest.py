@@ -20,18 +20,9 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-# For the tests only (the benchmarks launch what a learner's browser runs): V8 keeps
-# Pyodide's wasm in its baseline compiler (Liftoff) and never compiles hot functions
-# again with TurboFan in the background. A test's page lives for seconds, too short to
-# earn that back: a trace of one visit showed 470 ms of TurboFan, and the heaviest e2e
-# files took 8 % less CPU without it (benchmarks/README.md). The code does the same.
-BASELINE_WASM_ONLY = "--js-flags=--no-wasm-dynamic-tiering --no-wasm-tier-up"
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, browser_type):
-    given = {**browser_type_launch_args, "args": [*browser_type_launch_args.get("args", []), BASELINE_WASM_ONLY]}
-    return launch_args(browser_type, **given)
+    return launch_args(browser_type, **browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")
